@@ -1,0 +1,2 @@
+// Package pool provides Pool, a typed object pool with a per-P engine.
+package pool
