@@ -1,0 +1,264 @@
+package bytepool
+
+import (
+	"io"
+	"unicode/utf8"
+)
+
+// MinRead is the smallest free space ReadFrom asks its reader to fill, as in
+// bytes.Buffer.
+const MinRead = 512
+
+// A Buffer is a variable-sized buffer of bytes with the write side of
+// bytes.Buffer (Write, WriteString, WriteByte, WriteRune, ReadFrom, WriteTo,
+// Bytes, String, Len, Cap, Reset, Grow, Truncate, Available,
+// AvailableBuffer), whose storage comes from a Pool: it takes a slice of the
+// class it needs when it grows, gives the old one back, and gives its storage
+// and itself back on Free. Its first storage is as large as what 95% of the
+// Pool's recent Buffers needed, so it rarely grows.
+//
+// When not to use it: for data you read back piecemeal (it has no read side;
+// use bytes.Buffer), or when the bytes must outlive the Buffer (copy them or
+// use bytes.Buffer).
+//
+// Get one from GetBuffer or Pool.GetBuffer. The zero value is also an empty
+// Buffer ready to use, taking its storage from the default pool; Free returns
+// its storage but not the Buffer itself (it belongs to the caller).
+//
+// A Buffer is not safe for concurrent use (like bytes.Buffer) and must not be
+// copied after first use.
+type Buffer struct {
+	buf    []byte // buf[:len] is the content; storage from s (or allocated above MaxSize)
+	s      *state // pool the storage comes from; nil means the default pool
+	peak   int    // largest len(buf) seen when the length last went down
+	frees  uint32 // Frees of this Buffer, to sample every sampleEvery-th
+	pooled bool   // the Buffer came from GetBuffer and goes back on Free
+	freed  bool   // Free was called and no GetBuffer has handed it out since
+}
+
+// GetBuffer returns an empty Buffer whose storage comes from the default
+// pool. The caller owns it until Free.
+func GetBuffer() *Buffer { return defaultPool.GetBuffer() }
+
+// GetBuffer returns an empty Buffer whose storage comes from p. The caller
+// owns it until Free.
+func (p *Pool) GetBuffer() *Buffer {
+	b := p.state().bufs.Get()
+	b.freed = false
+	return b
+}
+
+// Free returns b's storage to its Pool and, if b came from GetBuffer, b itself.
+// Neither b nor any slice returned by b.Bytes or b.AvailableBuffer may be used
+// afterwards. Free panics if b was already freed (and not handed out again).
+func (b *Buffer) Free() {
+	if b.freed {
+		panic("bytepool.Buffer.Free: Buffer freed twice")
+	}
+	if b.buf != nil {
+		s := b.state()
+		if b.frees++; b.frees%sampleEvery == 0 {
+			s.record(max(b.peak, len(b.buf)))
+		}
+		s.put(b.buf)
+		b.buf = nil
+	}
+	b.peak = 0
+	if b.pooled {
+		b.freed = true
+		b.s.bufs.Put(b)
+	}
+}
+
+func (b *Buffer) state() *state {
+	if b.s == nil {
+		b.s = defaultPool.state()
+	}
+	return b.s
+}
+
+// grow makes room for at least n more bytes (slow path of every write).
+func (b *Buffer) grow(n int) {
+	l := len(b.buf)
+	need := l + n
+	if need < l {
+		panic("bytepool.Buffer: too large")
+	}
+	s := b.state()
+	size := max(need, 2*cap(b.buf))
+	if b.buf == nil {
+		size = max(need, int(s.learn.start.Load()), minStart)
+	}
+	var nb []byte
+	if size <= s.maxSize {
+		nb = s.get(size)[:l]
+	} else {
+		nb = make([]byte, l, size)
+	}
+	copy(nb, b.buf)
+	if b.buf != nil {
+		s.put(b.buf)
+	}
+	b.buf = nb
+}
+
+// shrink notes the length before it goes down, for the learner.
+func (b *Buffer) shrink() {
+	b.peak = max(b.peak, len(b.buf))
+}
+
+// Bytes returns the contents of b. The slice aliases b's storage: it is
+// valid only until the next call that modifies b (a write, Reset, Truncate,
+// Grow, WriteTo, ReadFrom) and must not be used after Free.
+func (b *Buffer) Bytes() []byte { return b.buf }
+
+// String returns the contents of b as a string (a copy). If b is a nil
+// pointer, it returns "<nil>".
+func (b *Buffer) String() string {
+	if b == nil {
+		return "<nil>"
+	}
+	return string(b.buf)
+}
+
+// Len returns the number of bytes in b.
+func (b *Buffer) Len() int { return len(b.buf) }
+
+// Cap returns the capacity of b's storage.
+func (b *Buffer) Cap() int { return cap(b.buf) }
+
+// Available returns how many bytes can be written without growing.
+func (b *Buffer) Available() int { return cap(b.buf) - len(b.buf) }
+
+// AvailableBuffer returns an empty slice with b.Available() capacity, to be
+// appended to and passed to an immediately following Write call. It is
+// valid only until the next call that modifies b.
+func (b *Buffer) AvailableBuffer() []byte { return b.buf[len(b.buf):] }
+
+// Reset empties b but keeps its storage for the writes that follow.
+func (b *Buffer) Reset() {
+	b.shrink()
+	b.buf = b.buf[:0]
+}
+
+// Truncate discards all but the first n bytes. It panics if n is negative
+// or greater than b.Len().
+func (b *Buffer) Truncate(n int) {
+	if n < 0 || n > len(b.buf) {
+		panic("bytepool.Buffer.Truncate: truncation out of range")
+	}
+	b.shrink()
+	b.buf = b.buf[:n]
+}
+
+// Grow grows b's capacity, if necessary, to guarantee space for another n
+// bytes: after Grow(n), at least n bytes can be written without another
+// allocation. It panics if n is negative.
+func (b *Buffer) Grow(n int) {
+	if n < 0 {
+		panic("bytepool.Buffer.Grow: negative count")
+	}
+	if n > cap(b.buf)-len(b.buf) {
+		b.grow(n)
+	}
+}
+
+// Write appends p to b. It always returns len(p), nil.
+func (b *Buffer) Write(p []byte) (int, error) {
+	if len(p) > cap(b.buf)-len(b.buf) {
+		b.grow(len(p))
+	}
+	b.buf = append(b.buf, p...)
+	return len(p), nil
+}
+
+// WriteString appends s to b. It always returns len(s), nil.
+func (b *Buffer) WriteString(s string) (int, error) {
+	if len(s) > cap(b.buf)-len(b.buf) {
+		b.grow(len(s))
+	}
+	b.buf = append(b.buf, s...)
+	return len(s), nil
+}
+
+// WriteByte appends c to b. It always returns nil.
+func (b *Buffer) WriteByte(c byte) error {
+	if len(b.buf) == cap(b.buf) {
+		b.grow(1)
+	}
+	b.buf = append(b.buf, c)
+	return nil
+}
+
+// WriteRune appends the UTF-8 encoding of r to b (U+FFFD for an invalid r).
+// It returns the number of bytes written and a nil error.
+func (b *Buffer) WriteRune(r rune) (int, error) {
+	if uint32(r) < utf8.RuneSelf {
+		b.WriteByte(byte(r))
+		return 1, nil
+	}
+	if cap(b.buf)-len(b.buf) < utf8.UTFMax {
+		b.grow(utf8.UTFMax)
+	}
+	l := len(b.buf)
+	b.buf = utf8.AppendRune(b.buf, r)
+	return len(b.buf) - l, nil
+}
+
+// ReadFrom appends data read from r until EOF. It returns the number of bytes
+// read and any error other than io.EOF. It panics if r returns a negative or
+// too large count.
+func (b *Buffer) ReadFrom(r io.Reader) (int64, error) {
+	var n int64
+	for {
+		if cap(b.buf)-len(b.buf) < MinRead {
+			b.grow(MinRead)
+		}
+		l := len(b.buf)
+		m, err := r.Read(b.buf[l:cap(b.buf)])
+		if m < 0 || m > cap(b.buf)-l {
+			panic("bytepool.Buffer.ReadFrom: reader returned invalid count from Read")
+		}
+		b.buf = b.buf[:l+m]
+		n += int64(m)
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}
+
+// WriteTo writes b's contents to w and, as bytes.Buffer does, removes what was
+// written: b is empty after a complete write. It returns the number of bytes
+// written and any error from w, or io.ErrShortWrite if w wrote less without
+// an error. It panics if w returns an invalid count.
+func (b *Buffer) WriteTo(w io.Writer) (int64, error) {
+	l := len(b.buf)
+	if l == 0 {
+		return 0, nil
+	}
+	m, err := w.Write(b.buf)
+	if m < 0 || m > l {
+		panic("bytepool.Buffer.WriteTo: invalid Write count")
+	}
+	b.shrink()
+	b.buf = b.buf[:copy(b.buf, b.buf[m:])]
+	if err != nil {
+		return int64(m), err
+	}
+	if m != l {
+		return int64(m), io.ErrShortWrite
+	}
+	return int64(m), nil
+}
+
+// Interfaces implemented by Buffer.
+var (
+	_ io.Writer       = (*Buffer)(nil)
+	_ io.StringWriter = (*Buffer)(nil)
+	_ io.ByteWriter   = (*Buffer)(nil)
+	_ io.ReaderFrom   = (*Buffer)(nil)
+	_ io.WriterTo     = (*Buffer)(nil)
+)

@@ -1,0 +1,50 @@
+// Package bytepool pools byte slices by size class, within a byte budget, and
+// provides Buffer, a growable byte buffer whose storage comes from the pool.
+//
+// # Slices
+//
+// Get(n) returns a slice of length n whose capacity is n rounded up to its
+// size class; Put(b) returns it. There are four classes per doubling from
+// 16 bytes to MaxSize (1 MiB by default), so a slice is less than 25% larger
+// than requested and over log-uniform sizes the mean cap/len is about 1.09
+// (powers of two give 1.44). The class table, with the range of each class,
+// is written out in the comment of package internal/sizeclass.
+//
+//	b := bytepool.Get(n) // len n; contents are not zeroed
+//	... use b ...
+//	bytepool.Put(b)      // b, and every slice of it, must not be used again
+//
+// Put files a slice by its capacity, under the largest class not above it.
+// Slices larger than MaxSize are never kept (golang/go#23199: one huge
+// buffer must not stay pinned by a pool), and the idle bytes held over all
+// classes never exceed the pool's MaxBytes (64 MiB by default). Like
+// sync.Pool, the pool releases what stays idle across two GC cycles.
+//
+// # Buffers
+//
+// A Buffer is the write side of bytes.Buffer (Write, WriteString, WriteByte,
+// WriteRune, ReadFrom, WriteTo, Bytes, String, Len, Cap, Reset, Grow,
+// Truncate) with storage taken from a Pool and given back when it grows and
+// on Free. The pool learns how large its Buffers get: it keeps a decaying
+// histogram of the largest length each Buffer reached and starts new Buffers
+// at the histogram's 95th percentile, so that a typical Buffer grows at most
+// once.
+//
+//	buf := bytepool.GetBuffer()
+//	buf.WriteString("level=info msg=")
+//	buf.WriteString(msg)
+//	w.Write(buf.Bytes())
+//	buf.Free() // buf and buf.Bytes() must not be used again
+//
+// # When not to use it
+//
+// For slices whose size is known at compile time and that do not escape, a
+// local array is cheaper. For slices kept for a long time, a pool adds
+// nothing. For fixed-size objects other than byte slices, use pool.Pool.
+//
+// # Statistics
+//
+// Pool.Stats reports gets, misses (allocations), puts, drops by reason
+// (budget, too large, too small, race-detector drops), GC evictions and idle
+// bytes, in total and per class.
+package bytepool

@@ -1,0 +1,18 @@
+package bytepool
+
+// Internals exposed to the tests of package bytepool_test.
+
+// BudgetIdle returns the idle bytes p's budget has reserved.
+func (p *Pool) BudgetIdle() int64 { return p.state().budget.load() }
+
+// BudgetMax returns the budget's bound after defaults are applied.
+func (p *Pool) BudgetMax() int64 { return p.state().maxBytes }
+
+// StartCap returns the capacity new Buffers of p start with.
+func (p *Pool) StartCap() int { return int(p.state().learn.start.Load()) }
+
+const (
+	SampleEvery    = sampleEvery
+	CalibrateEvery = calibrateEvery
+	MinStart       = minStart
+)

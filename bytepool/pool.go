@@ -1,0 +1,235 @@
+package bytepool
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/poolkit/pool"
+	"github.com/poolkit/pool/internal/poolhooks"
+	"github.com/poolkit/pool/internal/sizeclass"
+)
+
+// Defaults for the zero fields of a Pool.
+const (
+	DefaultMaxSize  = 1 << 20  // 1 MiB
+	DefaultMaxBytes = 64 << 20 // 64 MiB
+)
+
+// A Pool is a set of idle byte slices sorted into size classes, with a budget
+// on the bytes it holds. Get(n) hands out a slice from the class that fits n,
+// or allocates one; Put(b) files b under the class of its capacity. Buffers
+// taken with GetBuffer draw their storage from the Pool.
+//
+// When not to use it: for slices whose size is known at compile time and that
+// do not escape (use an array), for long-lived slices, and for one fixed size
+// where a pool.Pool[[]byte] does the same with less bookkeeping.
+//
+// The zero value is a pool ready to use with DefaultMaxSize and
+// DefaultMaxBytes. The exported fields must be set before the first use and
+// not changed afterwards. A Pool is safe for concurrent use by multiple
+// goroutines and must not be copied after first use.
+//
+// In the terminology of the Go memory model, a call to Put(b) “synchronizes
+// before” a call to Get returning b's memory.
+type Pool struct {
+	// MaxSize is the largest capacity pooled: Gets of more bytes allocate
+	// exactly what they ask for, and Puts of larger slices drop them so
+	// that a rare huge buffer is never kept (golang/go#23199). It is
+	// rounded down to a size class (see internal/sizeclass). 0 means
+	// DefaultMaxSize; values above 1 GiB mean 1 GiB; negative values and
+	// values below 16 (the smallest class) pool nothing.
+	MaxSize int
+
+	// MaxBytes is the budget of idle bytes held over all classes, counted
+	// at class size. Puts that would take the idle bytes above it are
+	// dropped (Stats.Drops.Budget). 0 means DefaultMaxBytes; a negative
+	// value keeps nothing.
+	MaxBytes int64
+
+	// st is the pool's state, created on first use. Read with load-acquire
+	// on every call; never changed once set.
+	st atomic.Pointer[state]
+	mu sync.Mutex // serializes the creation of st
+	_  noCopy
+}
+
+// noCopy lets go vet's copylocks check report copies of a Pool.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}
+
+// state is a Pool's configuration and storage, fixed at first use.
+type state struct {
+	maxSize  int // size of the largest pooled class; -1 if none is pooled
+	maxBytes int64
+	classes  []class // classes 0 .. Floor(maxSize)
+
+	budget budget
+
+	// Counters for what happens outside any class (slow paths only).
+	oversizeGets atomic.Uint64 // Gets of more than maxSize bytes
+	dropTooLarge atomic.Uint64 // Puts with capacity above maxSize
+	dropTooSmall atomic.Uint64 // Puts with capacity below sizeclass.MinSize
+
+	bufs  pool.Pool[*Buffer] // idle Buffers, without storage
+	learn learner            // start capacity of new Buffers
+}
+
+// class is one size class: an engine pool of slices of exactly size bytes
+// of capacity.
+type class struct {
+	p           pool.Pool[[]byte] // New is nil: a miss returns a nil slice
+	size        int
+	budgetDrops atomic.Uint64 // Puts refused by Keep for the budget
+	_           [64]byte      // keeps budgetDrops off the next class's engine pool
+}
+
+// defaultPool serves the package-level functions.
+var defaultPool Pool
+
+func (p *Pool) state() *state {
+	if s := p.st.Load(); s != nil {
+		return s
+	}
+	return p.init()
+}
+
+// init creates p's state once (slow path).
+func (p *Pool) init() *state {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if s := p.st.Load(); s != nil {
+		return s
+	}
+	s := new(state)
+	maxSize := p.MaxSize
+	switch {
+	case maxSize == 0:
+		maxSize = DefaultMaxSize
+	case maxSize > sizeclass.MaxSize:
+		maxSize = sizeclass.MaxSize
+	}
+	s.maxBytes = p.MaxBytes
+	switch {
+	case s.maxBytes == 0:
+		s.maxBytes = DefaultMaxBytes
+	case s.maxBytes < 0:
+		s.maxBytes = 0
+	}
+	s.budget.init(s.maxBytes)
+	s.maxSize = -1
+	if top := sizeclass.Floor(maxSize); top >= 0 {
+		s.maxSize = sizeclass.Size(top)
+		s.classes = make([]class, top+1)
+	}
+	for i := range s.classes {
+		c := &s.classes[i]
+		c.size = sizeclass.Size(i)
+		size := int64(c.size)
+		// Keep runs in Put after the race detector's random drop; with
+		// MaxIdle 0 the engine caches every slice Keep accepts, so the
+		// budget reserved here is released exactly once: by the Get
+		// that takes the slice, or by the GC trimmer through OnEvict.
+		c.p.Keep = func([]byte) bool {
+			if s.budget.reserve(size) {
+				return true
+			}
+			c.budgetDrops.Add(1)
+			return false
+		}
+		poolhooks.OnEvict(&c.p, func(n int) { s.budget.release(int64(n) * size) })
+	}
+	s.bufs.New = func() *Buffer { return &Buffer{s: s, pooled: true} }
+	p.st.Store(s)
+	return s
+}
+
+// Get returns a slice of length n from the default pool. Its capacity is n
+// rounded up to a size class (or exactly n above DefaultMaxSize). The
+// contents are not zeroed: they may hold data of an earlier user. The slice
+// belongs to the caller until it passes it (or a slice of it) to Put.
+//
+// Get panics with "bytepool: negative size" if n < 0.
+func Get(n int) []byte { return defaultPool.Get(n) }
+
+// Put returns b to the default pool; see Pool.Put.
+func Put(b []byte) { defaultPool.Put(b) }
+
+// Zeroed is like Get, with the first n bytes cleared (the capacity beyond
+// them is not).
+//
+// Zeroed panics with "bytepool: negative size" if n < 0.
+func Zeroed(n int) []byte { return defaultPool.Zeroed(n) }
+
+// Get returns a slice of length n. Its capacity is n rounded up to a size
+// class, or exactly n if n > MaxSize (then it is allocated, not pooled). The
+// contents are not zeroed: they may hold data of an earlier user. The slice
+// belongs to the caller until it passes it (or a slice of it) to Put.
+//
+// Get panics with "bytepool: negative size" if n < 0.
+func (p *Pool) Get(n int) []byte { return p.state().get(n) }
+
+func (s *state) get(n int) []byte {
+	if n < 0 || n > s.maxSize {
+		return s.getLarge(n)
+	}
+	// Fast path: a hit in the class that fits n.
+	c := &s.classes[sizeclass.Ceil(n)]
+	if b := c.p.Get(); b != nil {
+		s.budget.release(int64(c.size))
+		return b[:n]
+	}
+	return make([]byte, n, c.size)
+}
+
+// getLarge serves Gets that no class can: slow path.
+func (s *state) getLarge(n int) []byte {
+	if n < 0 {
+		panic("bytepool: negative size")
+	}
+	s.oversizeGets.Add(1)
+	return make([]byte, n)
+}
+
+// Zeroed is like Get, with the first n bytes cleared (the capacity beyond
+// them is not).
+//
+// Zeroed panics with "bytepool: negative size" if n < 0.
+func (p *Pool) Zeroed(n int) []byte {
+	b := p.Get(n)
+	clear(b)
+	return b
+}
+
+// Put files b under the largest size class not above cap(b), to be handed out
+// by a later Get. Put ignores nil and zero-capacity slices, and drops b
+// (counting why in Stats) if its capacity is above MaxSize or below the
+// smallest class, or if keeping it would take the idle bytes above MaxBytes.
+// Only the first class-size bytes of a capacity between two classes are
+// handed out again.
+//
+// After Put(b) the caller must not use b, or any slice that shares its
+// memory, again: it may already belong to another goroutine.
+func (p *Pool) Put(b []byte) {
+	if cap(b) == 0 {
+		return
+	}
+	p.state().put(b)
+}
+
+// put is Put of a slice with a non-zero capacity.
+func (s *state) put(b []byte) {
+	n := cap(b)
+	if n > s.maxSize {
+		s.dropTooLarge.Add(1)
+		return
+	}
+	i := sizeclass.Floor(n)
+	if i < 0 {
+		s.dropTooSmall.Add(1)
+		return
+	}
+	c := &s.classes[i]
+	c.p.Put(b[:0:c.size])
+}

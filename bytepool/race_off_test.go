@@ -1,0 +1,5 @@
+//go:build !race
+
+package bytepool_test
+
+const raceEnabled = false

@@ -1,0 +1,92 @@
+package bytepool
+
+// Stats is a snapshot of a Pool's counters. Like pool.Stats, the counters are
+// exact once the pool is quiescent and may lag by the operations in flight
+// while it is in use.
+type Stats struct {
+	Gets      uint64 // calls to Get and Zeroed, including Buffer storage
+	Misses    uint64 // Gets that allocated: their class was empty, or n > MaxSize
+	Puts      uint64 // calls to Put with a non-zero capacity, including Buffer storage
+	Drops     Drops  // Puts that did not cache their slice, by reason
+	Evicted   uint64 // idle slices released by GC trimming
+	Idle      int    // idle slices held
+	IdleBytes int64  // bytes held by idle slices, counted at class size; <= MaxBytes
+
+	// Classes has one entry per size class up to MaxSize, smallest first.
+	// The per-class Drops count only the reasons Budget and Random; Gets
+	// of more than MaxSize and Puts of sizes no class holds count only in
+	// the totals.
+	Classes []ClassStats
+}
+
+// Drops counts Puts that were dropped instead of cached, by reason.
+type Drops struct {
+	Budget   uint64 // caching the slice would have taken the idle bytes above MaxBytes
+	TooLarge uint64 // capacity above MaxSize (huge buffers are never kept: golang/go#23199)
+	TooSmall uint64 // capacity below the smallest class (16 bytes)
+	Random   uint64 // dropped at random by the engine under the race detector
+}
+
+// Total returns the number of drops for all reasons.
+func (d Drops) Total() uint64 { return d.Budget + d.TooLarge + d.TooSmall + d.Random }
+
+func (d *Drops) add(e Drops) {
+	d.Budget += e.Budget
+	d.TooLarge += e.TooLarge
+	d.TooSmall += e.TooSmall
+	d.Random += e.Random
+}
+
+// ClassStats are the counters of one size class.
+type ClassStats struct {
+	Size      int    // capacity of the slices of this class
+	Gets      uint64 // Gets served from this class
+	Misses    uint64 // of those, the ones that allocated
+	Puts      uint64 // Puts filed under this class
+	Drops     Drops  // of those, the ones dropped (Budget and Random only)
+	Evicted   uint64 // idle slices released by GC trimming
+	Idle      int    // idle slices held
+	IdleBytes int64  // Idle * Size
+}
+
+// Stats returns the pool's counters, in total and per class. It costs
+// O(classes × GOMAXPROCS) and allocates the Classes slice.
+func (p *Pool) Stats() Stats {
+	s := p.state()
+	oversize := s.oversizeGets.Load()
+	st := Stats{
+		Gets:    oversize,
+		Misses:  oversize,
+		Puts:    s.dropTooLarge.Load() + s.dropTooSmall.Load(),
+		Drops:   Drops{TooLarge: s.dropTooLarge.Load(), TooSmall: s.dropTooSmall.Load()},
+		Classes: make([]ClassStats, len(s.classes)),
+	}
+	// Totals are summed from the same snapshot of each class, so that they
+	// agree with Classes even while the pool is in use.
+	for i := range s.classes {
+		c := &s.classes[i]
+		// The engine's Drops include the budget drops, which Keep counts
+		// before the engine does: clamp so Random cannot wrap around.
+		e := c.p.Stats()
+		budget := min(c.budgetDrops.Load(), e.Drops)
+		cs := ClassStats{
+			Size:      c.size,
+			Gets:      e.Gets,
+			Misses:    e.Misses,
+			Puts:      e.Puts,
+			Drops:     Drops{Budget: budget, Random: e.Drops - budget},
+			Evicted:   e.Evicted,
+			Idle:      e.Idle,
+			IdleBytes: int64(e.Idle) * int64(c.size),
+		}
+		st.Classes[i] = cs
+		st.Gets += cs.Gets
+		st.Misses += cs.Misses
+		st.Puts += cs.Puts
+		st.Drops.add(cs.Drops)
+		st.Evicted += cs.Evicted
+		st.Idle += cs.Idle
+		st.IdleBytes += cs.IdleBytes
+	}
+	return st
+}
