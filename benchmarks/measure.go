@@ -1,0 +1,185 @@
+package benchmarks
+
+import (
+	"math"
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"time"
+)
+
+// A Measurement is one run of one strategy on one workload: the figures
+// of its timed phase.
+type Measurement struct {
+	Ops         int     // operations in the timed phase
+	NsPerOp     float64 // wall time / Ops
+	BytesPerOp  float64 // heap bytes allocated / Ops
+	AllocsPerOp float64 // heap allocations (mallocs, tiny ones included) / Ops, not rounded
+
+	// HitRatio is the share of Gets served without creating an object;
+	// NaN when the strategy cannot observe it.
+	HitRatio float64
+
+	// RetainedBytes is the live heap after the work stopped and one GC
+	// cycle ran, minus the live heap before the work started: what the
+	// strategy keeps holding once the load is gone.
+	RetainedBytes float64
+
+	// GCPerMop is GC cycles (forced ones included) per million operations.
+	GCPerMop float64
+}
+
+// Options tunes Measure.
+type Options struct {
+	// Time is the target duration of the timed phase; at least one
+	// operation runs. Default 200ms.
+	Time time.Duration
+	// Warmup is the duration of the warm-up phase, which fills the pools
+	// and estimates the cost of an operation; at least one operation
+	// runs. Default Time/4.
+	Warmup time.Duration
+}
+
+// Measure runs one measurement of strategy s on workload w.
+//
+// Why not testing.Benchmark: it runs the function several times with a
+// growing b.N and calls runtime.GC before each run, so a pool measured
+// there starts every run empty (the harness's GC, not the workload,
+// empties sync.Pool); its allocs/op is an integer division that rounds
+// 0.9 to 0; and it cannot measure retained heap. Measure instead:
+//
+//  1. collects garbage twice (no earlier run's sync.Pool victims left),
+//     creates fresh strategy state, and reads the live heap;
+//  2. warms up: runs batches of operations, doubling, until Warmup has
+//     passed, which fills the pools and estimates the cost of one;
+//  3. runs the timed phase, Time/estimate operations spread over the
+//     workload's goroutines, without any GC forced by the harness, and
+//     reads runtime/metrics (which does not stop the world) before and
+//     after it: heap allocations (objects plus tiny objects, the same
+//     count as MemStats.Mallocs), bytes and GC cycles;
+//  4. stops the work, runs one GC cycle, and reads the live heap again.
+//
+// The runtime counts small allocations a span at a time when a P
+// refills its cache, so allocs/op may be off by one span's worth of
+// objects over the whole phase: below 0.001 at the operation counts used
+// here, except for workloads whose operations take milliseconds.
+func Measure(w *Workload, s *Strategy, opt Options) Measurement {
+	if opt.Time <= 0 {
+		opt.Time = 200 * time.Millisecond
+	}
+	if opt.Warmup <= 0 {
+		opt.Warmup = opt.Time / 4
+	}
+	runtime.GC()
+	runtime.GC()
+	inst := s.New(nil)
+	if inst.Close != nil {
+		defer inst.Close()
+	}
+	var r reader
+	runtime.GC()
+	liveBefore := r.read().live
+
+	// Warm-up; next is the index of the next operation.
+	next := 0
+	start := time.Now()
+	for batch := 1; ; batch *= 2 {
+		run(w, inst.Op, next, batch)
+		next += batch
+		if time.Since(start) >= opt.Warmup || batch >= 1<<30 {
+			break
+		}
+	}
+	perOp := float64(time.Since(start)) / float64(next)
+	n := int(math.Min(math.Max(float64(opt.Time)/perOp, 1), 1<<31))
+
+	var missesBefore uint64
+	if inst.Misses != nil {
+		missesBefore = inst.Misses()
+	}
+	before := r.read()
+	t0 := time.Now()
+	run(w, inst.Op, next, n)
+	elapsed := time.Since(t0)
+	after := r.read()
+
+	m := Measurement{
+		Ops:         n,
+		NsPerOp:     float64(elapsed.Nanoseconds()) / float64(n),
+		BytesPerOp:  float64(after.bytes-before.bytes) / float64(n),
+		AllocsPerOp: float64(after.objects-before.objects) / float64(n),
+		GCPerMop:    float64(after.cycles-before.cycles) / float64(n) * 1e6,
+		HitRatio:    math.NaN(),
+	}
+	switch {
+	case inst.NoReuse:
+		m.HitRatio = 0
+	case inst.Misses != nil:
+		m.HitRatio = hitRatio(inst.Misses()-missesBefore, uint64(n)*uint64(max(w.GetsPerOp, 1)))
+	}
+	runtime.GC()
+	m.RetainedBytes = float64(r.read().live) - float64(liveBefore)
+	runtime.KeepAlive(inst)
+	return m
+}
+
+// hitRatio is 1 - misses/gets, clamped to [0, 1].
+func hitRatio(misses, gets uint64) float64 {
+	if gets == 0 {
+		return math.NaN()
+	}
+	return math.Max(0, 1-float64(misses)/float64(gets))
+}
+
+// run performs n operations numbered from first, split evenly over the
+// workload's goroutines.
+func run(w *Workload, op func(int), first, n int) {
+	g := w.Goroutines
+	if g <= 1 {
+		for i := first; i < first+n; i++ {
+			op(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for k := range g {
+		lo, hi := first+n*k/g, first+n*(k+1)/g
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				op(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// reader reads the runtime metrics Measure needs.
+type reader struct{ s []metrics.Sample }
+
+type heapStats struct {
+	objects, bytes, cycles, live uint64
+}
+
+var metricNames = []string{
+	"/gc/heap/allocs:objects",      // allocations, tiny blocks counted once
+	"/gc/heap/tiny/allocs:objects", // tiny allocations packed into those blocks
+	"/gc/heap/allocs:bytes",
+	"/gc/cycles/total:gc-cycles",
+	"/gc/heap/live:bytes", // marked live by the last GC cycle
+}
+
+func (r *reader) read() heapStats {
+	if r.s == nil {
+		r.s = make([]metrics.Sample, len(metricNames))
+		for i, n := range metricNames {
+			r.s[i].Name = n
+		}
+	}
+	metrics.Read(r.s)
+	return heapStats{
+		objects: r.s[0].Value.Uint64() + r.s[1].Value.Uint64(),
+		bytes:   r.s[2].Value.Uint64(),
+		cycles:  r.s[3].Value.Uint64(),
+		live:    r.s[4].Value.Uint64(),
+	}
+}

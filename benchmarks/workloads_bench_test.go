@@ -1,0 +1,73 @@
+package benchmarks
+
+import (
+	"runtime"
+	"testing"
+)
+
+// Each workload is a benchmark with one sub-benchmark per strategy,
+// named strategy=NAME so that `benchstat -col /strategy` sets the
+// strategies side by side. cmd/poolbench measures the same operations
+// with its own loop (see Measure); these exist so that go test and
+// benchstat work on the workloads directly, and so CI keeps them running
+// (at -benchtime=1x).
+
+func BenchmarkLogline(b *testing.B)    { benchWorkload(b, "logline") }
+func BenchmarkReplicate(b *testing.B)  { benchWorkload(b, "replicate") }
+func BenchmarkJSONDecode(b *testing.B) { benchWorkload(b, "jsondecode") }
+func BenchmarkGzip(b *testing.B)       { benchWorkload(b, "gzip") }
+func BenchmarkRows(b *testing.B)       { benchWorkload(b, "rows") }
+func BenchmarkTinystruct(b *testing.B) { benchWorkload(b, "tinystruct") }
+func BenchmarkGCPressure(b *testing.B) { benchWorkload(b, "gcpressure") }
+func BenchmarkBloat(b *testing.B)      { benchWorkload(b, "bloat") }
+
+// benchWorkload runs every strategy of the named workload. Besides ns/op,
+// B/op and allocs/op it reports, through b.ReportMetric: mallocs/op (not
+// rounded down as allocs/op is), hit-ratio (where observable), gc/Mop
+// (GC cycles per million operations) and retained-B (live heap after the
+// work and one GC cycle, minus before it).
+//
+// testing runs runtime.GC before every run of a sub-benchmark, which
+// empties sync.Pool; each run therefore warms its fresh strategy up
+// (up to 1000 objects taken) before the timer starts.
+func benchWorkload(b *testing.B, name string) {
+	w := Lookup(name)
+	if w == nil {
+		b.Fatalf("no workload %q", name)
+	}
+	for _, s := range w.Strategies {
+		b.Run("strategy="+s.Name, func(b *testing.B) {
+			b.ReportAllocs()
+			inst := s.New(nil)
+			if inst.Close != nil {
+				defer inst.Close()
+			}
+			var r reader
+			runtime.GC()
+			liveBefore := r.read().live
+			warm := max(1, min(b.N, 1000/max(w.GetsPerOp, 1)))
+			run(w, inst.Op, 0, warm)
+			var missesBefore uint64
+			if inst.Misses != nil {
+				missesBefore = inst.Misses()
+			}
+			before := r.read()
+			b.ResetTimer()
+			run(w, inst.Op, warm, b.N)
+			b.StopTimer()
+			after := r.read()
+			n := float64(b.N)
+			b.ReportMetric(float64(after.objects-before.objects)/n, "mallocs/op")
+			b.ReportMetric(float64(after.cycles-before.cycles)/n*1e6, "gc/Mop")
+			switch {
+			case inst.NoReuse:
+				b.ReportMetric(0, "hit-ratio")
+			case inst.Misses != nil:
+				b.ReportMetric(hitRatio(inst.Misses()-missesBefore, uint64(b.N)*uint64(max(w.GetsPerOp, 1))), "hit-ratio")
+			}
+			runtime.GC()
+			b.ReportMetric(float64(r.read().live)-float64(liveBefore), "retained-B")
+			runtime.KeepAlive(inst)
+		})
+	}
+}
