@@ -1,2 +1,20 @@
-// Package pool provides Pool, a typed object pool with a per-P engine.
+// Package pool provides Pool, a typed object pool: what sync.Pool would be
+// if it were generic, bounded, observable and kind to expensive objects.
+//
+// A Pool[T] caches idle objects of type T per P (the scheduler's processor),
+// like sync.Pool, but:
+//
+//   - Get returns a T: no type assertion, and non-pointer types such as
+//     []byte or small structs are stored without boxing, so Get and Put do
+//     not allocate;
+//   - Put runs a Reset hook, so objects never come back dirty, and a Keep
+//     hook, so oversized objects (golang/go#23199) are dropped;
+//   - MaxIdle bounds what the pool holds, MinIdle keeps that many objects
+//     across GC cycles (sync.Pool forgets everything in two);
+//   - Stats reports gets, misses, puts, drops, evictions and idle objects at
+//     any time, at no cost to Get and Put beyond one increment each.
+//
+// Sibling packages build on it: bytepool (size-classed []byte with a byte
+// budget, and a pooled Buffer), poolvet (a static analyzer for pool misuse),
+// and cmd/poolbench in the benchmarks module measures when pooling pays.
 package pool

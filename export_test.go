@@ -1,0 +1,39 @@
+package pool
+
+import (
+	"runtime"
+	"time"
+	"unsafe"
+
+	"github.com/poolkit/pool/internal/runtimex"
+)
+
+// RaceEnabled reports whether the tests run under the race detector, where
+// Put drops one object in four on purpose.
+const RaceEnabled = raceEnabled
+
+// GCAndTrim forces a GC cycle and waits until the trimmer has processed it.
+// It reports false if the trimmer did not catch up within 10 seconds.
+func GCAndTrim() bool {
+	runtime.GC()
+	want := runtimex.GCCycles()
+	deadline := time.Now().Add(10 * time.Second)
+	for trimmer.done.Load() < want {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+	return true
+}
+
+// ShardSize and ShardOwnerSize expose the padded layout for TestShardPadding.
+func ShardSize() uintptr { return unsafe.Sizeof(shard[*int]{}) }
+
+func ShardOwnerOffset() (shared uintptr) {
+	var s shard[*int]
+	return unsafe.Offsetof(s.shardShared)
+}
+
+// BlockCap is the capacity of a per-P block.
+const BlockCap = blockCap

@@ -1,0 +1,14 @@
+// Package poolhooks connects poolkit's own packages (bytepool) to engine
+// features that are not part of pool.Pool's public API.
+//
+// The variables are set by package pool during its initialization, so any
+// package that imports pool may call them from its own init or later.
+package poolhooks
+
+// OnEvict registers fn to be called by the GC trimmer of p, which must be a
+// *pool.Pool[T], with the exact number of idle objects it releases in each
+// trimming pass (never 0). Registering it makes the trimmer count released
+// objects exactly, which costs p one extra GC cycle of retention for the
+// objects it releases from per-P caches. fn runs on the trimmer goroutine
+// and must not block. OnEvict panics if p is not a *pool.Pool.
+var OnEvict func(p any, fn func(n int))

@@ -1,0 +1,46 @@
+// Package runtimex reaches the few runtime internals that poolkit's engine
+// needs: pinning the current goroutine to its P, and counting GC cycles.
+//
+// procPin and procUnpin are among the runtime symbols that Go keeps
+// reachable through //go:linkname for existing users (go.dev/issue/67401),
+// so no linker flag is needed.
+package runtimex
+
+import (
+	"runtime/metrics"
+	"sync"
+	_ "unsafe" // for go:linkname
+)
+
+// ProcPin disables preemption of the calling goroutine and returns the id of
+// the P it runs on, in [0, GOMAXPROCS). Until the matching ProcUnpin the
+// goroutine stays on that P, no other goroutine runs on it, and no
+// stop-the-world phase (and so no GC cycle) can start or finish.
+//
+// Code between ProcPin and ProcUnpin must be short, must not block, must not
+// allocate much and must not call user code.
+//
+//go:linkname ProcPin runtime.procPin
+func ProcPin() int
+
+// ProcUnpin undoes ProcPin.
+//
+//go:linkname ProcUnpin runtime.procUnpin
+func ProcUnpin()
+
+// gcCycles is the runtime/metrics sample read by GCCycles; guarded by gcMu
+// because metrics.Read writes into it.
+var (
+	gcMu     sync.Mutex
+	gcSample = []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+)
+
+// GCCycles returns the number of GC cycles completed since the program
+// started (forced and automatic). It takes a lock and is meant for slow
+// paths only.
+func GCCycles() uint64 {
+	gcMu.Lock()
+	defer gcMu.Unlock()
+	metrics.Read(gcSample)
+	return gcSample[0].Value.Uint64()
+}

@@ -1,0 +1,190 @@
+package pool
+
+import (
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/poolkit/pool/internal/runtimex"
+)
+
+// A Pool is a typed set of temporary objects that may be individually saved
+// and retrieved. Its purpose is the one of sync.Pool: to cache allocated but
+// unused items for later reuse, relieving pressure on the garbage collector.
+// Unlike sync.Pool it is typed, stores non-pointer values without boxing,
+// resets objects on Put, can be bounded (MaxIdle), can keep objects across GC
+// cycles (MinIdle), and counts what it does (Stats).
+//
+// Any item stored in the Pool may be removed automatically at any time
+// without notification. Without MinIdle, an idle object is released after at
+// most two GC cycles, as with sync.Pool.
+//
+// When not to use it: for objects that are cheap to allocate (small structs
+// without pointers to further allocations; see the tinystruct workload of
+// cmd/poolbench, where pooling loses), or for short-lived objects whose
+// lifetime is one function (let escape analysis keep them on the stack).
+// A Pool is no free list for objects with a lifetime you must control: it may
+// drop anything it holds.
+//
+// The zero value is an empty pool ready to use: Get returns the zero T and
+// Put caches. The exported fields configure the pool and must be set before
+// its first use and not changed afterwards.
+//
+// A Pool is safe for concurrent use by multiple goroutines. A Pool must not
+// be copied after first use (go vet's copylocks check reports copies).
+//
+// In the terminology of the Go memory model, a call to Put(x) “synchronizes
+// before” a call to Get returning that same value x. Similarly, a call to New
+// returning x “synchronizes before” a call to Get returning that same value x.
+type Pool[T any] struct {
+	noCopy noCopy
+
+	// New returns a new object. Get calls it when the pool has nothing to
+	// hand out. If New is nil, Get returns the zero T instead.
+	New func() T
+
+	// Reset, if set, is called by Put on x before x is cached (and before
+	// Keep), so that Get always hands out clean objects. It must not call
+	// back into the Pool.
+	Reset func(x T)
+
+	// Keep, if set, is called by Put after Reset; when it returns false, x
+	// is dropped instead of cached (and counted in Stats.Drops). Use it to
+	// refuse objects that grew too large (golang/go#23199), for example
+	//
+	//	Keep: func(b *bytes.Buffer) bool { return b.Cap() <= 64<<10 }
+	Keep func(x T) bool
+
+	// MaxIdle bounds the number of idle objects the pool holds, over all Ps.
+	// Stats().Idle never exceeds MaxIdle+GOMAXPROCS; Puts beyond the bound
+	// are dropped and counted in Stats.Drops. 0 means no bound beyond GC
+	// trimming. Negative values are treated as 0.
+	//
+	// A MaxIdle smaller than 2*GOMAXPROCS disables the per-P caches, so
+	// every Get and Put takes a lock.
+	MaxIdle int
+
+	// MinIdle is the number of idle objects kept across GC cycles: while the
+	// pool holds no more than MinIdle idle objects, GC trimming leaves it
+	// alone, and objects trimmed beyond that are kept in a reserve until it
+	// holds MinIdle of them. 0 means sync.Pool behaviour: everything idle is
+	// released after at most two GC cycles. MinIdle is capped at MaxIdle when
+	// MaxIdle is set. Negative values are treated as 0.
+	MinIdle int
+
+	// st is the pool's engine state, created on first use and replaced
+	// (never mutated in place) when GOMAXPROCS grows. Read with
+	// load-acquire on every Get and Put.
+	st atomic.Pointer[state[T]]
+}
+
+// Get selects an arbitrary object from the Pool, removes it from the Pool,
+// and returns it to the caller. If the pool has no object to hand out, Get
+// returns New() (the zero T if New is nil); Stats counts that as a miss.
+//
+// Get may choose to ignore the pool and treat it as empty. Callers must not
+// assume any relation between the values passed to Put and those returned by
+// Get, beyond what Reset guarantees about their state.
+//
+// The returned object belongs to the caller until it passes it to Put.
+func (p *Pool[T]) Get() T {
+	st := p.st.Load()
+	if st == nil {
+		st = p.init()
+	}
+	// Fast path: pop from this P's local block while pinned to the P.
+	pid := runtimex.ProcPin()
+	if pid < len(st.shards) {
+		s := &st.shards[pid]
+		s.gets.inc()
+		b := s.local.Load()
+		b.rl.lock()
+		if n := b.n - 1; n >= 0 {
+			x := b.items[n]
+			var zero T
+			b.items[n] = zero // do not keep the object alive from the pool
+			b.n = n
+			b.rl.unlock()
+			runtimex.ProcUnpin()
+			return x
+		}
+		b.rl.unlock()
+	}
+	return p.getSlow(st, pid)
+}
+
+// Put adds x to the pool. It first calls Reset(x) and then Keep(x) if they
+// are set, and caches x unless Keep returned false, the pool is at MaxIdle,
+// or (under the race detector, at random in one Put of four) it decides to
+// drop it. Put ignores nil values of pointer-shaped and slice types (nil
+// pointers, maps, channels, funcs, interfaces and nil slices); they count as
+// a Put and a Drop.
+//
+// After Put(x) the caller must not use x, or any memory x refers to, again:
+// it may already have been handed to another goroutine.
+func (p *Pool[T]) Put(x T) {
+	st := p.st.Load()
+	if st == nil {
+		st = p.init()
+	}
+	if st.nilable && *(*unsafe.Pointer)(unsafe.Pointer(&x)) == nil {
+		st.c.dropOnPut()
+		return
+	}
+	if p.Reset != nil {
+		p.Reset(x)
+	}
+	if raceEnabled && raceDrop() {
+		st.c.dropOnPut()
+		return
+	}
+	if p.Keep != nil && !p.Keep(x) {
+		st.c.dropOnPut()
+		return
+	}
+	// Fast path: push onto this P's local block while pinned to the P.
+	pid := runtimex.ProcPin()
+	if pid < len(st.shards) {
+		s := &st.shards[pid]
+		s.puts.inc()
+		b := s.local.Load()
+		b.rl.lock()
+		if n := b.n; n < b.limit {
+			b.items[n] = x
+			b.n = n + 1
+			b.rl.unlock()
+			runtimex.ProcUnpin()
+			return
+		}
+		b.rl.unlock()
+	}
+	p.putSlow(st, pid, x)
+}
+
+// Stats is a snapshot of a Pool's counters. Counters are exact once the pool
+// is quiescent (no Get or Put in progress and no GC trimming under way);
+// while it is in use they may lag by the operations in flight.
+type Stats struct {
+	Gets    uint64 // calls to Get
+	Misses  uint64 // Gets that found the pool empty and called New
+	Puts    uint64 // calls to Put
+	Drops   uint64 // Puts that did not cache their argument: nil, Keep false, over MaxIdle, race-detector drops
+	Evicted uint64 // idle objects released by GC trimming
+	Idle    int    // objects held now, approximate while the pool is in use
+}
+
+// Stats returns the pool's counters. It reads them without stopping Get or
+// Put and without taking their locks, and costs O(GOMAXPROCS).
+func (p *Pool[T]) Stats() Stats {
+	st := p.st.Load()
+	if st == nil {
+		return Stats{}
+	}
+	return st.stats()
+}
+
+// noCopy may be embedded into structs which must not be copied after first
+// use; go vet's copylocks check recognizes its Lock and Unlock methods.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}

@@ -1,0 +1,153 @@
+package pool_test
+
+import (
+	"bytes"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/poolkit/pool"
+)
+
+// sink keeps benchmark results alive so the compiler cannot drop the work.
+var sink any
+
+// write is the op's one non-inlined write into the pooled buffer.
+//
+//go:noinline
+func write(b *bytes.Buffer) { b.WriteByte('x') }
+
+// BenchmarkPoolGetPut measures the basic op — Get, Reset, one non-inlined
+// write, Put — on *bytes.Buffer objects from one goroutine, against
+// sync.Pool doing the same.
+func BenchmarkPoolGetPut(b *testing.B) {
+	b.Run("syncpool", func(b *testing.B) {
+		sp := sync.Pool{New: func() any { return new(bytes.Buffer) }}
+		b.ReportAllocs()
+		for b.Loop() {
+			buf := sp.Get().(*bytes.Buffer)
+			buf.Reset()
+			write(buf)
+			sp.Put(buf)
+		}
+	})
+	b.Run("pool", func(b *testing.B) {
+		p := pool.Pool[*bytes.Buffer]{
+			New:   func() *bytes.Buffer { return new(bytes.Buffer) },
+			Reset: (*bytes.Buffer).Reset,
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			buf := p.Get()
+			write(buf)
+			p.Put(buf)
+		}
+	})
+}
+
+// BenchmarkPoolGetPutParallel is the same op from GOMAXPROCS goroutines
+// (RunParallel): it stresses the per-P sharding and false sharing.
+func BenchmarkPoolGetPutParallel(b *testing.B) {
+	b.Run("syncpool", func(b *testing.B) {
+		sp := sync.Pool{New: func() any { return new(bytes.Buffer) }}
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				buf := sp.Get().(*bytes.Buffer)
+				buf.Reset()
+				write(buf)
+				sp.Put(buf)
+			}
+		})
+	})
+	b.Run("pool", func(b *testing.B) {
+		p := pool.Pool[*bytes.Buffer]{
+			New:   func() *bytes.Buffer { return new(bytes.Buffer) },
+			Reset: (*bytes.Buffer).Reset,
+		}
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				buf := p.Get()
+				write(buf)
+				p.Put(buf)
+			}
+		})
+	})
+}
+
+//go:noinline
+func writeSlice(s []byte) { s[0] = 'x' }
+
+// BenchmarkPoolSlice pools []byte values directly: sync.Pool must box the
+// slice header on every Put (staticcheck SA6002), Pool[[]byte] stores it
+// unboxed.
+func BenchmarkPoolSlice(b *testing.B) {
+	b.Run("syncpool", func(b *testing.B) {
+		sp := sync.Pool{New: func() any { return make([]byte, 64) }}
+		b.ReportAllocs()
+		for b.Loop() {
+			s := sp.Get().([]byte)
+			writeSlice(s)
+			sp.Put(s) //nolint:staticcheck // SA6002 is the point of the comparison
+		}
+	})
+	b.Run("pool", func(b *testing.B) {
+		p := pool.Pool[[]byte]{New: func() []byte { return make([]byte, 64) }}
+		b.ReportAllocs()
+		for b.Loop() {
+			s := p.Get()
+			writeSlice(s)
+			p.Put(s)
+		}
+	})
+}
+
+// BenchmarkPoolGCRetention takes 256 buffers of 32 KiB, returns them, and
+// forces two GC cycles, per iteration. It reports the hit ratio of the next
+// round of Gets: sync.Pool forgets everything in two cycles, a Pool with
+// MinIdle=256 keeps it.
+func BenchmarkPoolGCRetention(b *testing.B) {
+	const n, size = 256, 32 << 10
+	newBuf := func() []byte { return make([]byte, size) }
+	run := func(b *testing.B, get func() ([]byte, bool), put func([]byte)) {
+		b.ReportAllocs()
+		var hits, gets int
+		bufs := make([][]byte, n)
+		for b.Loop() {
+			for i := range bufs {
+				var hit bool
+				bufs[i], hit = get()
+				if hit {
+					hits++
+				}
+				gets++
+			}
+			for i := range bufs {
+				put(bufs[i])
+				bufs[i] = nil
+			}
+			runtime.GC()
+			runtime.GC()
+		}
+		b.ReportMetric(float64(hits)/float64(gets), "hit-ratio")
+	}
+	b.Run("syncpool", func(b *testing.B) {
+		var sp sync.Pool
+		run(b, func() ([]byte, bool) {
+			if p, ok := sp.Get().(*[]byte); ok {
+				return *p, true
+			}
+			return newBuf(), false
+		}, func(s []byte) { sp.Put(&s) })
+	})
+	b.Run("pool-minidle", func(b *testing.B) {
+		p := pool.Pool[[]byte]{MinIdle: n}
+		run(b, func() ([]byte, bool) {
+			if s := p.Get(); s != nil {
+				return s, true
+			}
+			return newBuf(), false
+		}, p.Put)
+	})
+}
