@@ -2,6 +2,7 @@ package bytepool
 
 import (
 	"io"
+	"math/rand/v2"
 	"unicode/utf8"
 )
 
@@ -31,7 +32,6 @@ type Buffer struct {
 	buf    []byte // buf[:len] is the content; storage from s (or allocated above MaxSize)
 	s      *state // pool the storage comes from; nil means the default pool
 	peak   int    // largest len(buf) seen when the length last went down
-	frees  uint32 // Frees of this Buffer, to sample every sampleEvery-th
 	pooled bool   // the Buffer came from GetBuffer and goes back on Free
 	freed  bool   // Free was called and no GetBuffer has handed it out since
 }
@@ -57,7 +57,7 @@ func (b *Buffer) Free() {
 	}
 	if b.buf != nil {
 		s := b.state()
-		if b.frees++; b.frees%sampleEvery == 0 {
+		if rand.Uint32()%sampleEvery == 0 { // runtime's per-M generator: no shared state
 			s.record(max(b.peak, len(b.buf)))
 		}
 		s.put(b.buf)

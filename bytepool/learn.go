@@ -7,8 +7,8 @@ import (
 	"github.com/poolkit/pool/internal/sizeclass"
 )
 
-// Learning parameters. A Buffer contributes one sample every sampleEvery
-// Frees (counted per Buffer, so sampling needs no shared state); after
+// Learning parameters. One Free in sampleEvery, chosen at random, contributes
+// a sample (sampling keeps the shared histogram's cache lines quiet); after
 // calibrateEvery samples the learner recomputes the start capacity and
 // halves the histogram, so a sample's weight halves every calibrateEvery
 // samples and the learner follows a workload that changes.

@@ -270,13 +270,17 @@ func TestBudgetConcurrent(t *testing.T) {
 			runtime.Gosched()
 		}
 	}()
+	iters := 20000
+	if raceEnabled {
+		iters = 2000 // the detector slows each operation about tenfold
+	}
 	for g := range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			r := rand.New(rand.NewPCG(uint64(g), 1))
 			held := make([][]byte, 0, 16)
-			for i := range 20000 {
+			for i := range iters {
 				n := 1 + r.IntN(64<<10)
 				switch {
 				case i%7 == 0:
