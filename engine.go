@@ -131,9 +131,13 @@ type core[T any] struct {
 	held      atomic.Int64
 	sharedCap atomic.Int64 // bound on held for spills; -1: unbounded
 
-	misses, drops, evicted atomic.Uint64
-	// gets and puts fold the per-P counters of replaced states.
-	gets, puts atomic.Uint64
+	misses, drops, evicted, puts atomic.Uint64
+
+	// old holds the shards of states replaced after GOMAXPROCS grew: a
+	// goroutine that loaded such a state may still count a Get or Put in
+	// them, so Stats keeps summing them. Written under trimMu, read by Stats
+	// through the atomic pointer.
+	old atomic.Pointer[[][]shard[T]]
 
 	mu      sync.Mutex
 	reserve []T // up to minIdle objects kept across GC cycles; guarded by mu
@@ -303,7 +307,7 @@ func (p *Pool[T]) putSlow(st *state[T], pid int, x T) {
 	if pid >= len(st.shards) {
 		runtimex.ProcUnpin()
 		st = p.grow()
-		st.c.puts.Add(1)
+		st.c.puts.Add(1) // not counted on a shard: pid had none
 		st.spill(0, []T{x})
 		return
 	}
@@ -393,12 +397,16 @@ func (p *Pool[T]) grow() *state[T] {
 		return old
 	}
 	st := newState(c, n)
+	var olds [][]shard[T]
+	if o := c.old.Load(); o != nil {
+		olds = *o
+	}
+	olds = append(olds[:len(olds):len(olds)], old.shards)
+	c.old.Store(&olds)
 	p.st.Store(st)
 	var released int
 	for i := range old.shards {
 		s := &old.shards[i]
-		c.gets.Add(s.gets.load())
-		c.puts.Add(s.puts.load())
 		// A goroutine that loaded the old state may still pin and use
 		// s.local: give it an empty, disabled block, whose Puts spill to
 		// the (dead) shared list and are redirected to the new state.
@@ -423,7 +431,6 @@ func (p *Pool[T]) grow() *state[T] {
 func (st *state[T]) stats() Stats {
 	c := st.c
 	s := Stats{
-		Gets:    c.gets.Load(),
 		Puts:    c.puts.Load(),
 		Misses:  c.misses.Load(),
 		Drops:   c.drops.Load(),
@@ -435,6 +442,14 @@ func (st *state[T]) stats() Stats {
 		s.Gets += sh.gets.load()
 		s.Puts += sh.puts.load()
 		idle += int64(sh.local.Load().len() + sh.victim.Load().len())
+	}
+	if o := c.old.Load(); o != nil {
+		for _, shards := range *o {
+			for i := range shards {
+				s.Gets += shards[i].gets.load()
+				s.Puts += shards[i].puts.load()
+			}
+		}
 	}
 	s.Idle = int(max(idle, 0))
 	return s

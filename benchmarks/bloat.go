@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	libp2p "github.com/libp2p/go-buffer-pool"
+	"github.com/poolkit/pool/bytepool"
 	"github.com/valyala/bytebufferpool"
 	"google.golang.org/grpc/mem"
 )
@@ -28,6 +29,7 @@ var _ = register(&Workload{
 	Strategies: bloatKit.strategies(bloatBufferOp,
 		Strategy{Name: "poolkeep", Doc: "pool.Pool[*bytes.Buffer] with Keep refusing buffers over 64 KiB", New: bloatPoolKeep},
 		Strategy{Name: "bytebufferpool", Doc: "valyala/bytebufferpool's calibrating pool", New: bloatByteBufferPool},
+		Strategy{Name: "bytepool", Doc: "a private bytepool.Pool (size classes, 1 MiB MaxSize, byte budget)", New: bloatBytepool},
 		Strategy{Name: "libp2p", Doc: "libp2p/go-buffer-pool: power-of-two classes over sync.Pool", New: bloatLibp2p},
 		Strategy{Name: "grpcmem", Doc: "google.golang.org/grpc/mem tiered pool with gRPC's default tiers", New: bloatGRPC},
 	),
@@ -126,6 +128,11 @@ func bloatSlices(out io.Writer, get func(int) []byte, put func([]byte), misses f
 		reportBloat(out, b)
 		put(b)
 	}, Misses: misses}
+}
+
+func bloatBytepool(out io.Writer) Instance {
+	p := new(bytepool.Pool)
+	return bloatSlices(out, p.Get, p.Put, func() uint64 { return p.Stats().Misses })
 }
 
 // bloatLibp2p uses a private BufferPool (not the global one), so runs do

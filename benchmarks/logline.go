@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/poolkit/pool/bytepool"
 	"github.com/valyala/bytebufferpool"
 )
 
@@ -25,6 +26,7 @@ var _ = register(&Workload{
 		maxIdle: 64,
 	}.strategies(loglineOp,
 		Strategy{Name: "bytebufferpool", Doc: "valyala/bytebufferpool's calibrating pool of ByteBuffer", New: loglineByteBufferPool},
+		Strategy{Name: "bytepool", Doc: "bytepool.Buffer from a private bytepool.Pool, Free after use", New: loglineBytepool},
 	),
 })
 
@@ -89,5 +91,22 @@ func loglineByteBufferPool(out io.Writer) Instance {
 			p.Put(b)
 		},
 		Misses: misses.Load,
+	}
+}
+
+// loglineBytepool uses a private bytepool.Pool. Its hit ratio is that of
+// the Buffers' storage, from the pool's own counters.
+func loglineBytepool(out io.Writer) Instance {
+	p := new(bytepool.Pool)
+	w := dest(out)
+	return Instance{
+		Op: func(i int) {
+			b := p.GetBuffer()
+			writeLogLine(b, i)
+			w.Write(b.Bytes())
+			b.Free()
+		},
+		Misses: func() uint64 { return p.Stats().Misses },
+		Gets:   func() uint64 { return p.Stats().Gets },
 	}
 }

@@ -93,10 +93,7 @@ func Measure(w *Workload, s *Strategy, opt Options) Measurement {
 	perOp := float64(time.Since(start)) / float64(next)
 	n := int(math.Min(math.Max(float64(opt.Time)/perOp, 1), 1<<31))
 
-	var missesBefore uint64
-	if inst.Misses != nil {
-		missesBefore = inst.Misses()
-	}
+	hits := startHits(w, inst)
 	before := r.read()
 	t0 := time.Now()
 	run(w, inst.Op, next, n)
@@ -109,13 +106,7 @@ func Measure(w *Workload, s *Strategy, opt Options) Measurement {
 		BytesPerOp:  float64(after.bytes-before.bytes) / float64(n),
 		AllocsPerOp: float64(after.objects-before.objects) / float64(n),
 		GCPerMop:    float64(after.cycles-before.cycles) / float64(n) * 1e6,
-		HitRatio:    math.NaN(),
-	}
-	switch {
-	case inst.NoReuse:
-		m.HitRatio = 0
-	case inst.Misses != nil:
-		m.HitRatio = hitRatio(inst.Misses()-missesBefore, uint64(n)*uint64(max(w.GetsPerOp, 1)))
+		HitRatio:    hits.ratio(n),
 	}
 	runtime.GC()
 	m.RetainedBytes = float64(r.read().live) - float64(liveBefore)
@@ -123,12 +114,42 @@ func Measure(w *Workload, s *Strategy, opt Options) Measurement {
 	return m
 }
 
-// hitRatio is 1 - misses/gets, clamped to [0, 1].
-func hitRatio(misses, gets uint64) float64 {
+// hitCounter computes the hit ratio of a phase of operations.
+type hitCounter struct {
+	w              *Workload
+	inst           Instance
+	gets0, misses0 uint64
+}
+
+// startHits records the counters at the start of a phase.
+func startHits(w *Workload, inst Instance) hitCounter {
+	h := hitCounter{w: w, inst: inst}
+	if inst.Misses != nil {
+		h.misses0 = inst.Misses()
+	}
+	if inst.Gets != nil {
+		h.gets0 = inst.Gets()
+	}
+	return h
+}
+
+// ratio returns 1 - misses/gets over the n operations since startHits,
+// clamped to [0, 1]: 0 for NoReuse, NaN when the strategy cannot say.
+func (h hitCounter) ratio(n int) float64 {
+	if h.inst.NoReuse {
+		return 0
+	}
+	if h.inst.Misses == nil {
+		return math.NaN()
+	}
+	gets := uint64(n) * uint64(max(h.w.GetsPerOp, 1))
+	if h.inst.Gets != nil {
+		gets = h.inst.Gets() - h.gets0
+	}
 	if gets == 0 {
 		return math.NaN()
 	}
-	return math.Max(0, 1-float64(misses)/float64(gets))
+	return math.Max(0, 1-float64(h.inst.Misses()-h.misses0)/float64(gets))
 }
 
 // run performs n operations numbered from first, split evenly over the

@@ -58,6 +58,11 @@ type Instance struct {
 	// does not say). It must be safe to call when no Op is running.
 	Misses func() uint64
 
+	// Gets reports how many objects were taken so far, for strategies
+	// whose operations take a varying number (a growing buffer); nil
+	// means GetsPerOp per operation.
+	Gets func() uint64
+
 	// NoReuse says the strategy never reuses an object: its hit ratio
 	// is 0 by construction, without counting.
 	NoReuse bool
@@ -77,6 +82,21 @@ func register(w *Workload) *Workload {
 	}
 	registry = append(registry, w)
 	return w
+}
+
+// benchNames are the names of the go test benchmarks of the workloads,
+// which poolbench's -benchfmt output uses too.
+var benchNames = map[string]string{
+	"logline": "Logline", "replicate": "Replicate", "jsondecode": "JSONDecode", "gzip": "Gzip",
+	"rows": "Rows", "tinystruct": "Tinystruct", "gcpressure": "GCPressure", "bloat": "Bloat",
+}
+
+// BenchName returns the name of w's go test benchmark: "Benchmark" + it.
+func (w *Workload) BenchName() string {
+	if n, ok := benchNames[w.Name]; ok {
+		return n
+	}
+	return w.Name
 }
 
 // order is the contract order of the workloads in every report.

@@ -1,6 +1,7 @@
 package benchmarks
 
 import (
+	"math"
 	"runtime"
 	"testing"
 )
@@ -47,10 +48,7 @@ func benchWorkload(b *testing.B, name string) {
 			liveBefore := r.read().live
 			warm := max(1, min(b.N, 1000/max(w.GetsPerOp, 1)))
 			run(w, inst.Op, 0, warm)
-			var missesBefore uint64
-			if inst.Misses != nil {
-				missesBefore = inst.Misses()
-			}
+			hits := startHits(w, inst)
 			before := r.read()
 			b.ResetTimer()
 			run(w, inst.Op, warm, b.N)
@@ -59,11 +57,8 @@ func benchWorkload(b *testing.B, name string) {
 			n := float64(b.N)
 			b.ReportMetric(float64(after.objects-before.objects)/n, "mallocs/op")
 			b.ReportMetric(float64(after.cycles-before.cycles)/n*1e6, "gc/Mop")
-			switch {
-			case inst.NoReuse:
-				b.ReportMetric(0, "hit-ratio")
-			case inst.Misses != nil:
-				b.ReportMetric(hitRatio(inst.Misses()-missesBefore, uint64(b.N)*uint64(max(w.GetsPerOp, 1))), "hit-ratio")
+			if h := hits.ratio(b.N); !math.IsNaN(h) {
+				b.ReportMetric(h, "hit-ratio")
 			}
 			runtime.GC()
 			b.ReportMetric(float64(r.read().live)-float64(liveBefore), "retained-B")

@@ -37,14 +37,18 @@ type Buffer struct {
 }
 
 // GetBuffer returns an empty Buffer whose storage comes from the default
-// pool. The caller owns it until Free.
+// pool; see Pool.GetBuffer.
 func GetBuffer() *Buffer { return defaultPool.GetBuffer() }
 
-// GetBuffer returns an empty Buffer whose storage comes from p. The caller
-// owns it until Free.
+// GetBuffer returns an empty Buffer whose storage comes from p. It already
+// holds storage of the capacity p has learned its Buffers need, so
+// AvailableBuffer can be appended to at once. The caller owns the Buffer
+// until Free.
 func (p *Pool) GetBuffer() *Buffer {
-	b := p.state().bufs.Get()
+	s := p.state()
+	b := s.bufs.Get()
 	b.freed = false
+	b.buf = s.get(max(int(s.learn.start.Load()), minStart))[:0]
 	return b
 }
 
@@ -57,8 +61,10 @@ func (b *Buffer) Free() {
 	}
 	if b.buf != nil {
 		s := b.state()
-		if rand.Uint32()%sampleEvery == 0 { // runtime's per-M generator: no shared state
-			s.record(max(b.peak, len(b.buf)))
+		// Sample one Free in sampleEvery with the runtime's per-M
+		// generator (no shared state); unwritten Buffers teach nothing.
+		if peak := max(b.peak, len(b.buf)); peak > 0 && rand.Uint32()%sampleEvery == 0 {
+			s.record(peak)
 		}
 		s.put(b.buf)
 		b.buf = nil
