@@ -1,0 +1,309 @@
+package poolvet
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// aliasingCalls are methods whose result shares memory with their receiver.
+// Methods that copy, such as (*bytes.Buffer).String, are deliberately absent.
+var aliasingCalls = map[string]bool{
+	"bytes.Buffer.Bytes":                  true,
+	"bytes.Buffer.AvailableBuffer":        true,
+	bytepoolPath + ".Buffer.Bytes":        true,
+	bytepoolPath + ".Buffer.AvailableBuf": true,
+}
+
+// aliasesOf returns the values of fn that are the object of key or share
+// its memory: sub-slices, field addresses, loaded pointers, closures that
+// captured it, aggregates that hold it.
+func aliasesOf(fn *ssa.Function, key objKey) map[ssa.Value]bool {
+	set := map[ssa.Value]bool{}
+	var work []ssa.Value
+	add := func(v ssa.Value) {
+		if v != nil && !set[v] {
+			set[v] = true
+			work = append(work, v)
+		}
+	}
+	if key.cell {
+		for _, load := range loadsOf(fn, key.v) {
+			add(load)
+		}
+		// A closure that captured the variable reads the object when called.
+		if refs := key.v.Referrers(); refs != nil {
+			for _, instr := range *refs {
+				if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Parent() == fn {
+					add(mc)
+				}
+			}
+		}
+	} else {
+		add(key.v)
+	}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		refs := v.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, instr := range *refs {
+			if instr.Parent() != fn {
+				continue
+			}
+			switch x := instr.(type) {
+			case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Slice, *ssa.ChangeType, *ssa.ChangeInterface,
+				*ssa.MakeInterface, *ssa.SliceToArrayPointer, *ssa.MakeClosure:
+				add(x.(ssa.Value))
+			case *ssa.TypeAssert:
+				add(x)
+			case *ssa.Extract:
+				if x.Index == 0 {
+					add(x)
+				}
+			case *ssa.Field:
+				if sharesBacking(x.Type()) {
+					add(x)
+				}
+			case *ssa.Index:
+				if sharesBacking(x.Type()) {
+					add(x)
+				}
+			case *ssa.UnOp:
+				if x.Op == token.MUL && sharesBacking(x.Type()) {
+					add(x)
+				}
+			case *ssa.Phi:
+				all := true
+				for _, e := range x.Edges {
+					if e != x && !set[e] {
+						all = false
+					}
+				}
+				if all {
+					add(x)
+				}
+			case *ssa.Call:
+				if aliasingCall(&x.Call, v) {
+					add(x)
+				}
+			case *ssa.Store:
+				if x.Val == v {
+					if a := localRoot(x.Addr); a != nil {
+						add(a)
+						for _, load := range loadsOf(fn, a) {
+							add(load)
+						}
+					}
+				}
+			}
+		}
+	}
+	return set
+}
+
+// aliasingCall reports whether the result of a call shares memory with v.
+func aliasingCall(com *ssa.CallCommon, v ssa.Value) bool {
+	if len(com.Args) == 0 || com.Args[0] != v {
+		return false
+	}
+	if b, ok := com.Value.(*ssa.Builtin); ok {
+		return b.Name() == "append"
+	}
+	fn := com.StaticCallee()
+	if fn == nil {
+		return false
+	}
+	obj, _ := fn.Object().(*types.Func)
+	if obj == nil || obj.Pkg() == nil {
+		return false
+	}
+	return aliasingCalls[obj.Pkg().Path()+"."+recvName(obj)+"."+obj.Name()]
+}
+
+// loadsOf returns the loads of the variable at addr within fn.
+func loadsOf(fn *ssa.Function, addr ssa.Value) []ssa.Value {
+	var loads []ssa.Value
+	refs := addr.Referrers()
+	if refs == nil {
+		return nil
+	}
+	for _, instr := range *refs {
+		if u, ok := instr.(*ssa.UnOp); ok && u.Op == token.MUL && u.X == addr && u.Parent() == fn {
+			loads = append(loads, u)
+		}
+	}
+	return loads
+}
+
+// localRoot returns the local allocation that addr points into, or nil.
+func localRoot(addr ssa.Value) *ssa.Alloc {
+	for {
+		switch a := addr.(type) {
+		case *ssa.FieldAddr:
+			addr = a.X
+		case *ssa.IndexAddr:
+			if _, ok := a.X.Type().Underlying().(*types.Pointer); !ok {
+				return nil // indexing a slice: memory of unknown origin
+			}
+			addr = a.X
+		case *ssa.Alloc:
+			return a
+		default:
+			return nil
+		}
+	}
+}
+
+// hasPointers reports whether a value of type t may refer to shared memory.
+// Strings are immutable, so they do not count.
+func hasPointers(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if hasPointers(u.Field(i).Type()) {
+				return true
+			}
+		}
+		return false
+	case *types.Array:
+		return u.Len() > 0 && hasPointers(u.Elem())
+	}
+	return true
+}
+
+// sharesBacking reports whether a value of type t, loaded from a pooled
+// object, keeps referring to memory that the next user of the object
+// reuses: a slice or a map (or an aggregate holding one). Loaded pointers,
+// interfaces and strings usually refer to memory the object does not own.
+func sharesBacking(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Slice, *types.Map:
+		return true
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if sharesBacking(u.Field(i).Type()) {
+				return true
+			}
+		}
+	case *types.Array:
+		return u.Len() > 0 && sharesBacking(u.Elem())
+	}
+	return false
+}
+
+// pointerShaped reports whether a value of type t is stored in an interface
+// without allocation.
+func pointerShaped(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer, *types.Map, *types.Chan, *types.Signature, *types.Interface:
+		return true
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer
+	case *types.Struct:
+		return u.NumFields() == 1 && pointerShaped(u.Field(0).Type())
+	case *types.Array:
+		return u.Len() == 1 && pointerShaped(u.Elem())
+	}
+	return false
+}
+
+// smallValue reports whether t is stored in an interface without allocation
+// because it is empty or a single byte.
+func smallValue(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if !smallValue(u.Field(i).Type()) || u.NumFields() > 1 {
+				return false
+			}
+		}
+		return true
+	case *types.Array:
+		return u.Len() == 0 || u.Len() == 1 && smallValue(u.Elem())
+	case *types.Basic:
+		switch u.Kind() {
+		case types.Bool, types.Int8, types.Uint8:
+			return true
+		}
+	}
+	return false
+}
+
+// resetsObj reports whether fn resets the object of key anywhere: a Reset
+// method call, a call to a function whose name says it resets or clears
+// and that takes the object, the clear builtin, or an overwrite of *obj.
+func (c *checker) resetsObj(fn *ssa.Function, key objKey) bool {
+	al := aliasesOf(fn, key)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Store:
+				if !key.cell && x.Addr == key.v {
+					return true
+				}
+			case ssa.CallInstruction:
+				com := x.Common()
+				if com.IsInvoke() {
+					if isResetName(com.Method.Name()) && al[com.Value] {
+						return true
+					}
+					continue
+				}
+				if bi, ok := com.Value.(*ssa.Builtin); ok {
+					if bi.Name() == "clear" && len(com.Args) == 1 && al[com.Args[0]] {
+						return true
+					}
+					continue
+				}
+				callee := com.StaticCallee()
+				if callee == nil {
+					continue
+				}
+				name := callee.Name()
+				if obj, ok := callee.Object().(*types.Func); ok {
+					name = obj.Name()
+				}
+				for i, a := range com.Args {
+					if !al[a] && !al[rootOf(a).v] {
+						continue
+					}
+					if isResetName(name) {
+						return true
+					}
+					if ce, ok := c.calleeOf(com); ok && ce.sum != nil && ce.sum.putParams[i] {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isResetName reports whether a function name says it resets its object.
+func isResetName(name string) bool {
+	switch name {
+	case "Reset", "reset", "Clear", "clear", "Truncate":
+		return true
+	}
+	for _, p := range []string{"reset", "Reset", "clear", "Clear"} {
+		if len(name) > len(p) && (strings.HasPrefix(name, p) || strings.HasSuffix(name, p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasResetMethod reports whether the method set of t has a method Reset.
+func hasResetMethod(t types.Type) bool {
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Reset")
+	_, ok := obj.(*types.Func)
+	return ok
+}

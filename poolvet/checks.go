@@ -1,0 +1,714 @@
+package poolvet
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/ssa"
+)
+
+var sprintf = fmt.Sprintf
+
+// checkFunc runs every check on one function.
+func (c *checker) checkFunc(fn *ssa.Function) {
+	puts, gets := c.sites(fn)
+	if len(puts) == 0 && len(gets) == 0 {
+		return
+	}
+	c.checkPutPaths(fn, puts)
+	c.checkNoReset(fn, puts, gets)
+	for _, p := range puts {
+		c.checkNonPointer(p)
+		c.checkUnbounded(fn, p)
+		c.checkPutType(p)
+	}
+	for _, g := range gets {
+		c.checkGetType(g)
+	}
+}
+
+// checkPutPaths follows each put object along the paths after its Put and
+// reports uses (useafterput) and second Puts (doubleput).
+func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
+	putAt := map[ssa.Instruction][]*putSite{}
+	for i := range puts {
+		putAt[puts[i].instr] = append(putAt[puts[i].instr], &puts[i])
+	}
+	doubled := map[ssa.Instruction]bool{}
+	double := func(q, p *putSite, format string) {
+		if doubled[q.instr] {
+			return
+		}
+		doubled[q.instr] = true
+		c.report(checkDoublePut, q.instr.Pos(), nil, format, c.objName(q), c.line(p.instr.Pos()))
+	}
+	for i := range puts {
+		p := &puts[i]
+		if !trackable(p) {
+			continue
+		}
+		t := newTracker(fn, p.key)
+		if !p.deferred {
+			t.walk(p.instr, func(instr ssa.Instruction, path *path) action {
+				for _, q := range putAt[instr] {
+					if t.sameObject(path, q.key) {
+						if q == p {
+							double(q, p, "%s is put into the pool again on a later iteration (line %d): a pool must never hold an object twice, or two users get it")
+						} else {
+							double(q, p, "%s is put into the pool twice (first at line %d): two later Gets can return the same object")
+						}
+						return stopAll
+					}
+				}
+				if t.usesObject(instr, path) {
+					c.report(checkUseAfterPut, c.posOf(instr, p.instr), nil,
+						"%s is used after it was put back into the pool at line %d: another goroutine may already own it",
+						c.objName(p), c.line(p.instr.Pos()))
+					return stopAll
+				}
+				return next
+			})
+			continue
+		}
+		if p.cond {
+			continue // the deferred function may not put it: stay silent
+		}
+		t.walk(p.instr, func(instr ssa.Instruction, path *path) action {
+			if ret, ok := instr.(*ssa.Return); ok {
+				for _, r := range ret.Results {
+					if t.class(path, r) != notAlias {
+						c.report(checkUseAfterPut, c.posOf(instr, p.instr), nil,
+							"returned value shares memory with %s, which the deferred Put at line %d gives back to the pool: the caller may see it overwritten; return a copy",
+							c.objName(p), c.line(p.instr.Pos()))
+						return stopPath
+					}
+				}
+			}
+			for _, q := range putAt[instr] {
+				if q == p {
+					double(q, p, "%s is deferred for Put on every iteration (line %d): the pool receives the same object more than once")
+					return stopAll
+				}
+				if !t.sameObject(path, q.key) {
+					continue
+				}
+				if q.deferred || !p.key.cell || c.reachesReturn(fn, q) {
+					double(q, p, "%s is put into the pool here and again by the deferred Put at line %d: two later Gets can return the same object")
+					return stopAll
+				}
+			}
+			return next
+		})
+	}
+}
+
+// trackable reports whether the object of a put site has an identity worth
+// following: not a constant, not an interface value of unknown content, and
+// holding memory that a later user would share.
+func trackable(p *putSite) bool {
+	if _, ok := p.key.v.(*ssa.Const); ok {
+		return false
+	}
+	t := p.key.v.Type()
+	if p.key.cell {
+		t = t.Underlying().(*types.Pointer).Elem()
+	}
+	return !types.IsInterface(t) && hasPointers(t)
+}
+
+// reachesReturn reports whether the function can return after q without
+// storing another value into the variable q puts.
+func (c *checker) reachesReturn(fn *ssa.Function, q *putSite) bool {
+	found := false
+	newTracker(fn, q.key).walk(q.instr, func(instr ssa.Instruction, _ *path) action {
+		if _, ok := instr.(*ssa.Return); ok {
+			found = true
+			return stopAll
+		}
+		return next
+	})
+	return found
+}
+
+// checkNoReset reports objects with a Reset method taken from a pool without
+// a Reset hook and put back in the same function without being reset.
+func (c *checker) checkNoReset(fn *ssa.Function, puts []putSite, gets []getSite) {
+	for _, g := range gets {
+		if g.resets {
+			continue
+		}
+		objT := g.call.Type()
+		if g.prim != nil && g.prim.kind == kindSync {
+			objT = nil
+			for _, ref := range *g.call.Referrers() {
+				if ta, ok := ref.(*ssa.TypeAssert); ok {
+					objT = ta.AssertedType
+				}
+			}
+		}
+		if objT == nil || types.IsInterface(objT) || !hasResetMethod(objT) {
+			continue
+		}
+		if c.resetsObj(fn, objKey{g.call, false}) {
+			continue
+		}
+		for i := range puts {
+			p := &puts[i]
+			if p.resets || p.prim != nil && (p.prim.kind == kindByte || c.poolResets(p.prim, p.instr.Common())) {
+				continue
+			}
+			if p.key.cell {
+				if !storesFrom(fn, p.key.v, g.call, c) {
+					continue
+				}
+			} else if !c.flowsFrom(p.key.v, g.call) {
+				continue
+			}
+			if c.resetsObj(fn, p.key) {
+				continue
+			}
+			c.report(checkNoReset, p.instr.Pos(), nil,
+				"%s (%s) goes back to the pool without Reset and the pool has no Reset hook: the next user sees this one's data",
+				c.objName(p), types.TypeString(objT, types.RelativeTo(c.pass.Pkg)))
+			break
+		}
+	}
+}
+
+// storesFrom reports whether fn stores a value that flows from src into the
+// variable at addr.
+func storesFrom(fn *ssa.Function, addr, src ssa.Value, c *checker) bool {
+	for _, ref := range *addr.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == addr && c.flowsFrom(st.Val, src) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkNonPointer reports values that are not pointer-shaped converted to an
+// interface to be put into a pool.
+func (c *checker) checkNonPointer(p putSite) {
+	mi, ok := p.arg.(*ssa.MakeInterface)
+	if !ok {
+		return
+	}
+	if p.prim != nil && p.prim != syncPut {
+		return
+	}
+	if _, isConst := mi.X.(*ssa.Const); isConst {
+		return
+	}
+	t := mi.X.Type()
+	if containsTypeParam(t) || pointerShaped(t) || smallValue(t) {
+		return
+	}
+	where := "sync.Pool"
+	if p.prim == nil {
+		where = "a pool through a wrapper that takes any"
+	}
+	c.report(checkNonPointer, p.instr.Pos(), nil,
+		"non-pointer value of type %s put into %s: converting it to an interface allocates on every Put; pool a pointer instead",
+		types.TypeString(t, types.RelativeTo(c.pass.Pkg)), where)
+}
+
+// growable reports whether t is a buffer that grows with use.
+func growable(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		if n, ok := types.Unalias(u.Elem()).(*types.Named); ok && n.Obj().Pkg() != nil {
+			switch n.Obj().Pkg().Path() + "." + n.Obj().Name() {
+			case "bytes.Buffer", "strings.Builder":
+				return true
+			}
+		}
+		_, ok := u.Elem().Underlying().(*types.Slice)
+		return ok
+	case *types.Slice:
+		if b, ok := u.Elem().Underlying().(*types.Basic); ok && b.Kind() == types.Byte {
+			return true
+		}
+		_, ok := u.Elem().Underlying().(*types.Slice)
+		return ok
+	}
+	return false
+}
+
+// isBuilder reports whether t is *bytes.Buffer or *strings.Builder, which
+// grow with every write.
+func isBuilder(t types.Type) bool {
+	ptr, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	_, isSlice := ptr.Elem().Underlying().(*types.Slice)
+	return !isSlice
+}
+
+// grows reports whether fn (or, for a captured variable, the function that
+// captured it) appends to the object of key or to a slice it holds.
+func (c *checker) grows(fn *ssa.Function, key objKey) bool {
+	al := aliasesOf(fn, key)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if bi, ok := call.Call.Value.(*ssa.Builtin); ok && bi.Name() == "append" && al[call.Call.Args[0]] {
+				return true
+			}
+		}
+	}
+	if fv, ok := key.v.(*ssa.FreeVar); ok {
+		for _, b := range bindingsOf(fn, fv) {
+			if c.grows(fn.Parent(), objKey{b, key.cell}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// bindingsOf returns the values that the function enclosing the literal fn
+// binds to its free variable fv.
+func bindingsOf(fn *ssa.Function, fv *ssa.FreeVar) []ssa.Value {
+	if fn.Parent() == nil {
+		return nil
+	}
+	idx := -1
+	for i, q := range fn.FreeVars {
+		if q == fv {
+			idx = i
+		}
+	}
+	var out []ssa.Value
+	for _, b := range fn.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn && idx >= 0 && idx < len(mc.Bindings) {
+				out = append(out, mc.Bindings[idx])
+			}
+		}
+	}
+	return out
+}
+
+// maxPooled is the capacity bound written by the suggested fix; it is the
+// one fmt uses for its printer buffers.
+const maxPooled = "64<<10"
+
+// checkUnbounded reports growable buffers put into an unbounded pool with no
+// capacity check on the way.
+func (c *checker) checkUnbounded(fn *ssa.Function, p putSite) {
+	if p.prim != syncPut && p.prim != typedPut {
+		return
+	}
+	if p.prim == typedPut {
+		g := globalOf(p.instr.Common().Args[0])
+		if g == nil || len(c.hooks[g]["Keep"]) > 0 {
+			return
+		}
+	}
+	arg := p.arg
+	if mi, ok := arg.(*ssa.MakeInterface); ok {
+		arg = mi.X
+	}
+	t := arg.Type()
+	if !growable(t) || isNil(arg) || c.guarded(fn, p.key, 2) {
+		return
+	}
+	if !isBuilder(t) && !c.grows(fn, p.key) {
+		return // a slice is only a problem if it grows; fixed-size buffers are fine
+	}
+	var fixes []analysis.SuggestedFix
+	if fix, ok := c.guardFix(p, t); ok {
+		fixes = append(fixes, fix)
+	}
+	c.report(checkUnbounded, p.instr.Pos(), fixes,
+		"%s (%s) is put into the pool without a capacity check: one huge buffer stays pinned in the pool (golang/go#23199); drop buffers above a bound",
+		c.objName(&p), types.TypeString(t, types.RelativeTo(c.pass.Pkg)))
+}
+
+// guarded reports whether fn inspects the size of the object of key (cap,
+// len, Cap, Len, Available) — or, for a parameter, whether a caller in this
+// package does, or for a captured variable, whether the enclosing function
+// does.
+func (c *checker) guarded(fn *ssa.Function, key objKey, depth int) bool {
+	al := map[ssa.Value]bool{}
+	for v := key.v; v != nil; {
+		for a := range aliasesOf(fn, objKey{v, key.cell && v == key.v}) {
+			al[a] = true
+		}
+		switch x := v.(type) {
+		case *ssa.Slice:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.MakeInterface:
+			v = x.X
+		default:
+			v = nil
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			com := ci.Common()
+			if len(com.Args) == 0 && !com.IsInvoke() {
+				continue
+			}
+			if bi, ok := com.Value.(*ssa.Builtin); ok {
+				if (bi.Name() == "cap" || bi.Name() == "len") && al[com.Args[0]] {
+					return true
+				}
+				continue
+			}
+			var name string
+			var recv ssa.Value
+			if com.IsInvoke() {
+				name, recv = com.Method.Name(), com.Value
+			} else if callee := com.StaticCallee(); callee != nil && callee.Signature.Recv() != nil {
+				name, recv = callee.Name(), com.Args[0]
+			}
+			switch name {
+			case "Cap", "Len", "Available", "Size":
+				if al[recv] {
+					return true
+				}
+			}
+		}
+	}
+	if depth == 0 || key.cell && !isFreeVar(key.v) {
+		return false
+	}
+	switch v := key.v.(type) {
+	case *ssa.Parameter:
+		idx := -1
+		for i, q := range fn.Params {
+			if q == v {
+				idx = i
+			}
+		}
+		for _, g := range c.funcs {
+			for _, b := range g.Blocks {
+				for _, instr := range b.Instrs {
+					ci, ok := instr.(ssa.CallInstruction)
+					if !ok {
+						continue
+					}
+					callee := ci.Common().StaticCallee()
+					if callee == nil || callee != fn && callee.Origin() != fn || idx >= len(ci.Common().Args) {
+						continue
+					}
+					if c.guarded(g, rootOf(ci.Common().Args[idx]), depth-1) {
+						return true
+					}
+				}
+			}
+		}
+	case *ssa.FreeVar:
+		for _, b := range bindingsOf(fn, v) {
+			if c.guarded(fn.Parent(), objKey{b, key.cell}, depth-1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isFreeVar(v ssa.Value) bool { _, ok := v.(*ssa.FreeVar); return ok }
+
+// guardFix wraps a plain Put statement in a capacity check.
+func (c *checker) guardFix(p putSite, t types.Type) (analysis.SuggestedFix, bool) {
+	if _, ok := p.instr.(*ssa.Call); !ok {
+		return analysis.SuggestedFix{}, false
+	}
+	call := c.callExpr(p.instr.Common().Pos())
+	if call == nil || len(call.Args) != 1 {
+		return analysis.SuggestedFix{}, false
+	}
+	file := c.fileOf(call.Pos())
+	if file == nil {
+		return analysis.SuggestedFix{}, false
+	}
+	nodes, _ := astutil.PathEnclosingInterval(file, call.Pos(), call.End())
+	if len(nodes) < 2 {
+		return analysis.SuggestedFix{}, false
+	}
+	stmt, ok := nodes[1].(*ast.ExprStmt)
+	if !ok || stmt.X != call {
+		return analysis.SuggestedFix{}, false
+	}
+	arg := ast.Unparen(call.Args[0])
+	if !isPlainRef(arg) {
+		return analysis.SuggestedFix{}, false
+	}
+	var size string
+	if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		size = "cap(" + types.ExprString(u.X) + ")"
+	} else if ptr, ok := t.Underlying().(*types.Pointer); ok {
+		if _, isSlice := ptr.Elem().Underlying().(*types.Slice); isSlice {
+			size = "cap(*" + types.ExprString(arg) + ")"
+		} else {
+			size = types.ExprString(arg) + ".Cap()"
+		}
+	} else {
+		size = "cap(" + types.ExprString(arg) + ")"
+	}
+	var buf bytes.Buffer
+	if err := format.Node(&buf, c.pass.Fset, stmt); err != nil {
+		return analysis.SuggestedFix{}, false
+	}
+	text := "if " + size + " <= " + maxPooled + " {\n" + buf.String() + "\n}"
+	return analysis.SuggestedFix{
+		Message:   "put the buffer back only if its capacity is at most 64 KiB",
+		TextEdits: []analysis.TextEdit{{Pos: stmt.Pos(), End: stmt.End(), NewText: []byte(text)}},
+	}, true
+}
+
+// isPlainRef reports whether e is a name, a selector chain or &name: an
+// expression that can be repeated without side effects.
+func isPlainRef(e ast.Expr) bool {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return true
+	case *ast.SelectorExpr:
+		return isPlainRef(x.X)
+	case *ast.UnaryExpr:
+		return x.Op == token.AND && isPlainRef(x.X)
+	case *ast.StarExpr:
+		return isPlainRef(x.X)
+	}
+	return false
+}
+
+func (c *checker) fileOf(pos token.Pos) *ast.File {
+	for _, f := range c.pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
+// newTypes returns the dynamic types that the New function of the
+// package-level sync.Pool g returns, or ok=false if they are unknown.
+func (c *checker) newTypes(g *ssa.Global) ([]types.Type, bool) {
+	news := c.hooks[g]["New"]
+	if len(news) != 1 {
+		return nil, false
+	}
+	var fn *ssa.Function
+	switch v := news[0].(type) {
+	case *ssa.Function:
+		fn = v
+	case *ssa.MakeClosure:
+		fn, _ = v.Fn.(*ssa.Function)
+	}
+	if fn == nil || len(fn.Blocks) == 0 {
+		return nil, false
+	}
+	var ts []types.Type
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) != 1 {
+			continue
+		}
+		switch r := ret.Results[0].(type) {
+		case *ssa.MakeInterface:
+			if containsTypeParam(r.X.Type()) {
+				return nil, false
+			}
+			ts = append(ts, r.X.Type())
+		default:
+			if isNil(r) {
+				continue
+			}
+			return nil, false
+		}
+	}
+	return ts, len(ts) > 0
+}
+
+// checkGetType reports type assertions on a sync.Pool's Get that can only
+// fail, given what New returns.
+func (c *checker) checkGetType(g getSite) {
+	if g.prim != syncGet {
+		return
+	}
+	pool := globalOf(g.call.Call.Args[0])
+	if pool == nil {
+		return
+	}
+	news, ok := c.newTypes(pool)
+	if !ok {
+		return
+	}
+	for _, ref := range *g.call.Referrers() {
+		ta, ok := ref.(*ssa.TypeAssert)
+		if !ok || containsTypeParam(ta.AssertedType) || matchesAny(ta.AssertedType, news) {
+			continue
+		}
+		c.report(checkTypeMismatch, ta.Pos(), nil,
+			"%s.Get() is asserted to %s, but its New returns %s: the assertion fails whenever Get falls back to New",
+			pool.Name(), c.typeString(ta.AssertedType), c.typeString(news[0]))
+	}
+}
+
+// checkPutType reports values put into a sync.Pool whose type differs from
+// every type its New returns.
+func (c *checker) checkPutType(p putSite) {
+	if p.prim != syncPut {
+		return
+	}
+	mi, ok := p.arg.(*ssa.MakeInterface)
+	if !ok || containsTypeParam(mi.X.Type()) {
+		return
+	}
+	pool := globalOf(p.instr.Common().Args[0])
+	if pool == nil {
+		return
+	}
+	news, ok := c.newTypes(pool)
+	if !ok {
+		return
+	}
+	for _, t := range news {
+		if types.Identical(t, mi.X.Type()) {
+			return
+		}
+	}
+	c.report(checkTypeMismatch, p.instr.Pos(), nil,
+		"%s of type %s is put into %s, whose New returns %s: a later Get's type assertion fails on it",
+		c.objName(&p), c.typeString(mi.X.Type()), pool.Name(), c.typeString(news[0]))
+}
+
+// matchesAny reports whether a value of one of the types in news can satisfy
+// an assertion to t.
+func matchesAny(t types.Type, news []types.Type) bool {
+	iface, isIface := t.Underlying().(*types.Interface)
+	for _, n := range news {
+		if isIface && types.Implements(n, iface) || types.Identical(n, t) {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *checker) typeString(t types.Type) string {
+	return types.TypeString(t, types.RelativeTo(c.pass.Pkg))
+}
+
+func containsTypeParam(t types.Type) bool {
+	found := false
+	var visit func(t types.Type)
+	seen := map[types.Type]bool{}
+	visit = func(t types.Type) {
+		if found || seen[t] {
+			return
+		}
+		seen[t] = true
+		switch u := t.(type) {
+		case *types.TypeParam:
+			found = true
+		case *types.Pointer:
+			visit(u.Elem())
+		case *types.Slice:
+			visit(u.Elem())
+		case *types.Array:
+			visit(u.Elem())
+		case *types.Map:
+			visit(u.Key())
+			visit(u.Elem())
+		case *types.Chan:
+			visit(u.Elem())
+		case *types.Named:
+			for i := 0; i < u.TypeArgs().Len(); i++ {
+				visit(u.TypeArgs().At(i))
+			}
+		case *types.Alias:
+			visit(types.Unalias(u))
+		}
+	}
+	visit(t)
+	return found
+}
+
+func isNil(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && k.IsNil()
+}
+
+// line returns the line number of pos.
+func (c *checker) line(pos token.Pos) int { return c.pass.Fset.Position(pos).Line }
+
+// posOf returns a position for instr: its own, or that of a neighbour on
+// the same line, or fallback.
+func (c *checker) posOf(instr ssa.Instruction, fallback ssa.Instruction) token.Pos {
+	if instr.Pos().IsValid() {
+		return instr.Pos()
+	}
+	instrs := instr.Block().Instrs
+	for i, x := range instrs {
+		if x != instr {
+			continue
+		}
+		for j := i - 1; j >= 0; j-- {
+			if instrs[j].Pos().IsValid() {
+				return instrs[j].Pos()
+			}
+		}
+		for j := i + 1; j < len(instrs); j++ {
+			if instrs[j].Pos().IsValid() {
+				return instrs[j].Pos()
+			}
+		}
+	}
+	if ret, ok := instr.(*ssa.Return); ok {
+		if syn := ret.Parent().Syntax(); syn != nil {
+			return syn.End() - 1
+		}
+	}
+	return fallback.Pos()
+}
+
+// objName returns the source text naming the object a put site puts.
+func (c *checker) objName(p *putSite) string {
+	if p.key.cell {
+		switch v := p.key.v.(type) {
+		case *ssa.Alloc:
+			if v.Comment != "" {
+				return v.Comment
+			}
+		case *ssa.FreeVar:
+			return v.Name()
+		case *ssa.Global:
+			return v.Name()
+		}
+	}
+	if call := c.callExpr(p.instr.Common().Pos()); call != nil && p.param >= 0 {
+		idx := p.param
+		if sig := p.instr.Common().Signature(); sig.Recv() != nil {
+			if idx == 0 {
+				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+					return types.ExprString(sel.X)
+				}
+				return "the receiver"
+			}
+			idx--
+		}
+		if idx < len(call.Args) {
+			return types.ExprString(call.Args[idx])
+		}
+	}
+	return "the object"
+}

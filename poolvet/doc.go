@@ -1,0 +1,52 @@
+// Package poolvet defines an Analyzer that reports misuse of object pools.
+//
+// # Analyzer poolvet
+//
+// poolvet: report misuse of sync.Pool, pool.Pool and bytepool
+//
+// Pooling trades allocation for a contract: an object handed back to a pool
+// belongs to the pool, and the next Get may hand it to another goroutine.
+// Breaking the contract corrupts data silently, so poolvet looks for the
+// mistakes that break it. It recognises these pools:
+//
+//   - sync.Pool (Get, Put);
+//   - github.com/poolkit/pool.Pool[T] (Get, Put, and the Reset and Keep hooks);
+//   - github.com/poolkit/pool/bytepool (Get, Zeroed, Put, Pool.Get, Pool.Put,
+//     GetBuffer, Pool.GetBuffer and Buffer.Free);
+//   - wrappers: a function or method that puts one of its parameters into a
+//     pool, or calls another such wrapper, is itself a Put; one that returns
+//     an object it took from a pool is a Get. Wrappers are exported as facts,
+//     so helpers such as releaseBuffer(buf) in another package count too.
+//
+// Each diagnostic carries the name of its check as its Category:
+//
+//   - useafterput: an object, or a value that shares its memory (a sub-slice,
+//     buf.Bytes(), *p of a pooled *[]byte, a closure that captured it), is
+//     used after the object went back to the pool on some path. With a
+//     deferred Put the report is at the return statement that leaks the
+//     alias. Values sent on a channel, stored in memory that outlives the
+//     call, or handed to a goroutine before the Put are reported too.
+//   - doubleput: the same object is put twice on one path, including a Put in
+//     a loop body of an object defined outside it, and an explicit Put of an
+//     object whose Put is already deferred.
+//   - nonpointer: a value that is not pointer-shaped is put into a pool that
+//     stores interfaces (sync.Pool, or a wrapper taking any): converting it
+//     allocates on every Put (staticcheck SA6002).
+//   - noreset: an object whose type has a Reset method is taken from a pool
+//     and put back in the same function without ever being reset, and the
+//     pool has no Reset hook: state leaks from one user to the next.
+//   - unbounded: a growable buffer (*bytes.Buffer, *strings.Builder, []byte,
+//     *[]T, a slice of slices) is put into a sync.Pool or a pool.Pool without
+//     a Keep hook, with no capacity check on the buffer: one huge buffer then
+//     stays pinned in the pool (golang/go#23199). A suggested fix wraps the
+//     Put in a capacity guard.
+//   - typemismatch: the result of a sync.Pool's Get is asserted to a type that
+//     the pool's New never returns, or a value of another type than New's is
+//     put into it.
+//
+// Each check can be turned off with a flag of its name, for example
+// -useafterput=false.
+//
+// The analyzer prefers precision: when it cannot tell whether code is wrong,
+// it says nothing.
+package poolvet

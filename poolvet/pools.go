@@ -1,0 +1,588 @@
+package poolvet
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Paths of the packages whose pools are recognised by name.
+const (
+	poolPath     = "github.com/poolkit/pool"
+	bytepoolPath = "github.com/poolkit/pool/bytepool"
+)
+
+type role int
+
+const (
+	roleGet role = iota + 1
+	rolePut
+)
+
+type poolKind int
+
+const (
+	kindSync    poolKind = iota + 1 // sync.Pool: stores any, no hooks
+	kindTyped                       // pool.Pool[T]: typed, Reset and Keep hooks
+	kindByte                        // bytepool: size classes with a byte budget
+	kindWrapper                     // a function that calls one of the above
+)
+
+// A primitive is a pool operation recognised by its package and name.
+type primitive struct {
+	role  role
+	kind  poolKind
+	param int // for puts: index of the object among the SSA call arguments
+}
+
+var (
+	syncGet     = &primitive{roleGet, kindSync, 0}
+	syncPut     = &primitive{rolePut, kindSync, 1}
+	typedGet    = &primitive{roleGet, kindTyped, 0}
+	typedPut    = &primitive{rolePut, kindTyped, 1}
+	byteGet     = &primitive{roleGet, kindByte, 0}
+	bytePut     = &primitive{rolePut, kindByte, 0}
+	byteMethPut = &primitive{rolePut, kindByte, 1}
+	byteFree    = &primitive{rolePut, kindByte, 0}
+)
+
+// primitiveOf returns the pool operation that fn is, or nil.
+func primitiveOf(fn *types.Func) *primitive {
+	if fn.Pkg() == nil {
+		return nil
+	}
+	path := fn.Pkg().Path()
+	if path != "sync" && path != poolPath && path != bytepoolPath {
+		return nil
+	}
+	recv := recvName(fn)
+	switch path + "." + recv + "." + fn.Name() {
+	case "sync.Pool.Get":
+		return syncGet
+	case "sync.Pool.Put":
+		return syncPut
+	case poolPath + ".Pool.Get":
+		return typedGet
+	case poolPath + ".Pool.Put":
+		return typedPut
+	case bytepoolPath + "..Get", bytepoolPath + "..Zeroed", bytepoolPath + "..GetBuffer",
+		bytepoolPath + ".Pool.Get", bytepoolPath + ".Pool.GetBuffer":
+		return byteGet
+	case bytepoolPath + "..Put":
+		return bytePut
+	case bytepoolPath + ".Pool.Put":
+		return byteMethPut
+	case bytepoolPath + ".Buffer.Free":
+		return byteFree
+	}
+	return nil
+}
+
+// recvName returns the name of the receiver's named type of a method, or "".
+func recvName(fn *types.Func) string {
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil {
+		return ""
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Origin().Obj().Name()
+	}
+	return ""
+}
+
+// wrapperFact is exported for functions and methods that act as a Put or a
+// Get of a pool.
+type wrapperFact struct {
+	PutParams   []int // indexes of the parameters put into a pool (receiver first)
+	ResetParams []int // the subset of PutParams reset before being put
+	Gets        bool  // result 0 may be an object taken from a pool
+	GetResets   bool  // that object is reset (or the pool resets it) before return
+}
+
+func (*wrapperFact) AFact() {}
+
+func (f *wrapperFact) String() string {
+	var parts []string
+	for _, p := range f.PutParams {
+		s := fmt.Sprintf("put(%d)", p)
+		for _, r := range f.ResetParams {
+			if r == p {
+				s += "+reset"
+			}
+		}
+		parts = append(parts, s)
+	}
+	if f.Gets {
+		s := "get"
+		if f.GetResets {
+			s += "+reset"
+		}
+		parts = append(parts, s)
+	}
+	return "pool:" + strings.Join(parts, ",")
+}
+
+// A freePut describes a free variable that a function literal puts.
+type freePut struct {
+	resets bool
+	cell   bool // the variable is captured by reference (the usual case)
+	cond   bool // some path through the function does not put it
+}
+
+// A summary says how a function acts on pools, as seen by its callers.
+type summary struct {
+	putParams map[int]bool // parameter index -> resets it
+	putFree   map[int]freePut
+	gets      bool
+	getResets bool
+}
+
+func (s *summary) empty() bool {
+	return s == nil || len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets
+}
+
+func (s *summary) equal(t *summary) bool {
+	if s.empty() || t.empty() {
+		return s.empty() == t.empty()
+	}
+	if s.gets != t.gets || s.getResets != t.getResets ||
+		len(s.putParams) != len(t.putParams) || len(s.putFree) != len(t.putFree) {
+		return false
+	}
+	for k, v := range s.putParams {
+		if w, ok := t.putParams[k]; !ok || w != v {
+			return false
+		}
+	}
+	for k, v := range s.putFree {
+		if w, ok := t.putFree[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// objKey identifies a pooled object within one function: either an SSA
+// value, or (cell) whatever is stored in a captured variable or global.
+type objKey struct {
+	v    ssa.Value
+	cell bool
+}
+
+// rootOf strips conversions that do not change the object and turns loads
+// of captured variables and globals into cells.
+func rootOf(v ssa.Value) objKey {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.UnOp:
+			if x.Op == token.MUL {
+				switch x.X.(type) {
+				case *ssa.Alloc, *ssa.FreeVar, *ssa.Global:
+					return objKey{x.X, true}
+				}
+			}
+			return objKey{v, false}
+		default:
+			return objKey{v, false}
+		}
+	}
+}
+
+// A callee says what a called function does with pools.
+type callee struct {
+	prim *primitive
+	sum  *summary
+}
+
+// calleeOf returns what the static callee of a call does, or ok=false.
+func (c *checker) calleeOf(com *ssa.CallCommon) (callee, bool) {
+	fn := com.StaticCallee()
+	if fn == nil {
+		return callee{}, false
+	}
+	obj, _ := fn.Object().(*types.Func)
+	if obj != nil {
+		obj = obj.Origin()
+		if p := primitiveOf(obj); p != nil {
+			return callee{prim: p}, true
+		}
+	}
+	if s := c.sums[fn.Origin()]; s != nil {
+		return callee{sum: s}, true
+	}
+	if s := c.sums[fn]; s != nil {
+		return callee{sum: s}, true
+	}
+	if obj == nil {
+		return callee{}, false
+	}
+	if obj.Pkg() != nil && obj.Pkg() != c.pass.Pkg {
+		var f wrapperFact
+		if c.pass.ImportObjectFact(obj, &f) {
+			s := &summary{gets: f.Gets, getResets: f.GetResets}
+			if len(f.PutParams) > 0 {
+				s.putParams = map[int]bool{}
+				for _, p := range f.PutParams {
+					s.putParams[p] = false
+				}
+				for _, p := range f.ResetParams {
+					s.putParams[p] = true
+				}
+			}
+			return callee{sum: s}, true
+		}
+	}
+	return callee{}, false
+}
+
+// A putSite is one place where an object goes back to a pool.
+type putSite struct {
+	instr    ssa.CallInstruction // *ssa.Call or *ssa.Defer
+	key      objKey
+	arg      ssa.Value // the argument as passed (before rootOf)
+	prim     *primitive
+	deferred bool
+	resets   bool // the callee resets the object before putting it
+	cond     bool // the callee may return without putting it
+	param    int  // index of arg among the call's arguments, or -1 (closure binding)
+}
+
+// A getSite is a call that returns an object from a pool.
+type getSite struct {
+	call   *ssa.Call
+	prim   *primitive
+	resets bool // the object comes back reset (or the pool resets it)
+}
+
+// sites returns the puts and gets in fn, as known so far.
+func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if _, isGo := instr.(*ssa.Go); isGo {
+				continue
+			}
+			_, deferred := instr.(*ssa.Defer)
+			com := ci.Common()
+			ce, ok := c.calleeOf(com)
+			if !ok {
+				continue
+			}
+			if p := ce.prim; p != nil {
+				if p.role == rolePut && p.param < len(com.Args) {
+					arg := com.Args[p.param]
+					puts = append(puts, putSite{instr: ci, key: rootOf(arg), arg: arg, prim: p, deferred: deferred, param: p.param})
+				} else if p.role == roleGet && !deferred {
+					call := ci.(*ssa.Call)
+					gets = append(gets, getSite{call: call, prim: p, resets: c.poolResets(p, com)})
+				}
+				continue
+			}
+			s := ce.sum
+			for idx, resets := range s.putParams {
+				if idx < len(com.Args) {
+					arg := com.Args[idx]
+					puts = append(puts, putSite{instr: ci, key: rootOf(arg), arg: arg, deferred: deferred, resets: resets, param: idx})
+				}
+			}
+			if mc, ok := com.Value.(*ssa.MakeClosure); ok {
+				for idx, fp := range s.putFree {
+					if idx >= len(mc.Bindings) {
+						continue
+					}
+					b := mc.Bindings[idx]
+					key := objKey{b, true}
+					if !fp.cell {
+						key = rootOf(b)
+					}
+					puts = append(puts, putSite{instr: ci, key: key, arg: b, deferred: deferred, resets: fp.resets, cond: fp.cond, param: -1})
+				}
+			}
+			if s.gets && !deferred {
+				if call, ok := ci.(*ssa.Call); ok {
+					gets = append(gets, getSite{call: call, resets: s.getResets})
+				}
+			}
+		}
+	}
+	sort.SliceStable(puts, func(i, j int) bool { return puts[i].instr.Pos() < puts[j].instr.Pos() })
+	return puts, gets
+}
+
+// poolResets reports whether a primitive Get returns objects that are reset
+// by the pool itself, or whether that cannot be known (precision first).
+func (c *checker) poolResets(p *primitive, com *ssa.CallCommon) bool {
+	switch p.kind {
+	case kindSync:
+		return false
+	case kindTyped:
+		g := globalOf(com.Args[0])
+		if g == nil {
+			return true // a pool we cannot see the configuration of
+		}
+		return len(c.hooks[g]["Reset"]) > 0
+	}
+	return true
+}
+
+// globalOf returns the package-level variable whose address v is, or nil.
+func globalOf(v ssa.Value) *ssa.Global {
+	g, _ := v.(*ssa.Global)
+	if g != nil && g.Pkg != nil {
+		return g
+	}
+	return nil
+}
+
+// collectHooks records the stores to the New, Reset and Keep fields of
+// package-level pools.
+func (c *checker) collectHooks() {
+	c.hooks = map[*ssa.Global]map[string][]ssa.Value{}
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				fa, ok := st.Addr.(*ssa.FieldAddr)
+				if !ok {
+					continue
+				}
+				g := globalOf(fa.X)
+				if g == nil || !isPoolType(g.Type()) {
+					continue
+				}
+				fields := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+				name := fields.Field(fa.Field).Name()
+				if c.hooks[g] == nil {
+					c.hooks[g] = map[string][]ssa.Value{}
+				}
+				c.hooks[g][name] = append(c.hooks[g][name], st.Val)
+			}
+		}
+	}
+}
+
+// isPoolType reports whether t is *sync.Pool or *pool.Pool[T].
+func isPoolType(t types.Type) bool {
+	p, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Name() != "Pool" {
+		return false
+	}
+	path := n.Obj().Pkg().Path()
+	return path == "sync" || path == poolPath
+}
+
+// summarize computes the wrapper summary of every source function, until
+// wrappers calling wrappers reach a fixed point.
+func (c *checker) summarize() {
+	for iter := 0; iter < 10; iter++ {
+		changed := false
+		for _, fn := range c.funcs {
+			s := c.summaryOf(fn)
+			old := c.sums[fn]
+			if !s.equal(old) {
+				changed = true
+				if s.empty() {
+					delete(c.sums, fn)
+				} else {
+					c.sums[fn] = s
+				}
+			}
+		}
+		if !changed {
+			return
+		}
+	}
+}
+
+// summaryOf computes how fn acts on pools given the summaries known so far.
+func (c *checker) summaryOf(fn *ssa.Function) *summary {
+	s := &summary{}
+	puts, gets := c.sites(fn)
+	for _, p := range puts {
+		resets := p.resets || c.resetsObj(fn, p.key)
+		switch v := p.key.v.(type) {
+		case *ssa.Parameter:
+			if p.key.cell {
+				continue
+			}
+			for i, q := range fn.Params {
+				if q == v {
+					if s.putParams == nil {
+						s.putParams = map[int]bool{}
+					}
+					s.putParams[i] = s.putParams[i] || resets
+				}
+			}
+		case *ssa.FreeVar:
+			for i, q := range fn.FreeVars {
+				if q == v {
+					if s.putFree == nil {
+						s.putFree = map[int]freePut{}
+					}
+					fp, seen := s.putFree[i]
+					cond := !mustPass(fn, p.instr, v)
+					if seen {
+						cond = cond && fp.cond
+					}
+					s.putFree[i] = freePut{resets: fp.resets || resets, cell: p.key.cell, cond: cond}
+				}
+			}
+		}
+	}
+	if len(gets) > 0 && fn.Signature.Results().Len() > 0 {
+		for _, b := range fn.Blocks {
+			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+			if !ok || len(ret.Results) == 0 {
+				continue
+			}
+			for _, g := range gets {
+				if c.flowsFrom(ret.Results[0], g.call) {
+					s.gets = true
+					s.getResets = g.resets || c.resetsObj(fn, objKey{g.call, false})
+				}
+			}
+		}
+	}
+	return s
+}
+
+// flowsFrom reports whether v is src, or src converted or merged.
+func (c *checker) flowsFrom(v ssa.Value, src ssa.Value) bool {
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value) bool
+	walk = func(v ssa.Value) bool {
+		if v == src {
+			return true
+		}
+		if seen[v] {
+			return false
+		}
+		seen[v] = true
+		switch x := v.(type) {
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				if walk(e) {
+					return true
+				}
+			}
+		case *ssa.TypeAssert:
+			return walk(x.X)
+		case *ssa.Extract:
+			if x.Index == 0 {
+				return walk(x.Tuple)
+			}
+		case *ssa.ChangeType:
+			return walk(x.X)
+		case *ssa.MakeInterface:
+			return walk(x.X)
+		case *ssa.ChangeInterface:
+			return walk(x.X)
+		}
+		return false
+	}
+	return walk(v)
+}
+
+// exportFacts exports the summaries of declared functions and methods.
+func (c *checker) exportFacts() {
+	for _, fn := range c.funcs {
+		s := c.sums[fn]
+		if s.empty() || len(s.putParams) == 0 && !s.gets {
+			continue
+		}
+		obj, _ := fn.Object().(*types.Func)
+		if obj == nil || fn.Parent() != nil {
+			continue
+		}
+		f := &wrapperFact{Gets: s.gets, GetResets: s.getResets}
+		for p, resets := range s.putParams {
+			f.PutParams = append(f.PutParams, p)
+			if resets {
+				f.ResetParams = append(f.ResetParams, p)
+			}
+		}
+		sort.Ints(f.PutParams)
+		sort.Ints(f.ResetParams)
+		c.pass.ExportObjectFact(obj, f)
+	}
+}
+
+// mustPass reports whether every path from the entry of fn to a return
+// passes through instr. A branch on obj != nil counts only on its non-nil
+// side, so that "if buf != nil { pool.Put(buf) }" still always puts buf.
+func mustPass(fn *ssa.Function, instr ssa.Instruction, obj ssa.Value) bool {
+	if len(fn.Blocks) == 0 {
+		return false
+	}
+	seen := map[*ssa.BasicBlock]bool{fn.Blocks[0]: true}
+	work := []*ssa.BasicBlock{fn.Blocks[0]}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == instr.Block() {
+			continue
+		}
+		last := b.Instrs[len(b.Instrs)-1]
+		if _, ok := last.(*ssa.Return); ok {
+			return false
+		}
+		succs := b.Succs
+		if ifi, ok := last.(*ssa.If); ok && len(succs) == 2 {
+			if bin, ok := ifi.Cond.(*ssa.BinOp); ok && isNilCheckOf(bin, obj) {
+				if bin.Op == token.NEQ {
+					succs = succs[:1] // the true branch: obj != nil
+				} else {
+					succs = succs[1:] // the false branch of obj == nil
+				}
+			}
+		}
+		for _, s := range succs {
+			if !seen[s] {
+				seen[s] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return true
+}
+
+// isNilCheckOf reports whether bin compares obj (or a load of it) with nil.
+func isNilCheckOf(bin *ssa.BinOp, obj ssa.Value) bool {
+	if bin.Op != token.EQL && bin.Op != token.NEQ {
+		return false
+	}
+	is := func(v ssa.Value) bool {
+		if v == obj {
+			return true
+		}
+		if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL && u.X == obj {
+			return true
+		}
+		return rootOf(v).v == obj
+	}
+	return is(bin.X) && isNil(bin.Y) || is(bin.Y) && isNil(bin.X)
+}

@@ -1,0 +1,173 @@
+package poolvet
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// The names of the checks. Each is the Category of its diagnostics and the
+// name of the flag that turns it off.
+const (
+	checkUseAfterPut  = "useafterput"
+	checkDoublePut    = "doubleput"
+	checkNonPointer   = "nonpointer"
+	checkNoReset      = "noreset"
+	checkUnbounded    = "unbounded"
+	checkTypeMismatch = "typemismatch"
+)
+
+var checkDocs = []struct{ name, doc string }{
+	{checkUseAfterPut, "report objects used after they went back to a pool"},
+	{checkDoublePut, "report objects put into a pool twice"},
+	{checkNonPointer, "report non-pointer values put into a pool that stores interfaces"},
+	{checkNoReset, "report objects with a Reset method put back without being reset"},
+	{checkUnbounded, "report growable buffers put into a pool without a capacity check"},
+	{checkTypeMismatch, "report sync.Pool Get/Put types that differ from New's"},
+}
+
+// Analyzer reports misuse of sync.Pool, pool.Pool and bytepool.
+var Analyzer = &analysis.Analyzer{
+	Name:      "poolvet",
+	Doc:       "report misuse of sync.Pool, pool.Pool and bytepool\n\nSee https://pkg.go.dev/github.com/poolkit/pool/poolvet.",
+	URL:       "https://pkg.go.dev/github.com/poolkit/pool/poolvet",
+	Run:       run,
+	FactTypes: []analysis.Fact{new(wrapperFact)},
+}
+
+// enabled holds the value of the flag of each check.
+var enabled = map[string]*bool{}
+
+func init() {
+	for _, c := range checkDocs {
+		enabled[c.name] = Analyzer.Flags.Bool(c.name, true, c.doc)
+	}
+}
+
+// checker holds the state of one run over one package.
+type checker struct {
+	pass  *analysis.Pass
+	funcs []*ssa.Function // source functions, including literals, in source order
+
+	// sums holds the wrapper summary of each source function (keyed by the
+	// generic origin for instances).
+	sums map[*ssa.Function]*summary
+
+	// hooks records, for each package-level pool variable, which of the
+	// fields New, Reset and Keep are assigned somewhere in the package.
+	hooks map[*ssa.Global]map[string][]ssa.Value
+
+	calls map[token.Pos]*ast.CallExpr // by Lparen; built on first use
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	if !mayUsePools(pass) {
+		return nil, nil
+	}
+	c := &checker{
+		pass: pass,
+		sums: map[*ssa.Function]*summary{},
+	}
+	c.funcs = buildSSA(pass)
+	c.collectHooks()
+	c.summarize()
+	c.exportFacts()
+
+	for _, fn := range c.funcs {
+		c.checkFunc(fn)
+	}
+	return nil, nil
+}
+
+// mayUsePools reports whether the package refers to a pool operation or to a
+// wrapper exported by another package; if not, nothing can be reported and
+// SSA need not be built.
+func mayUsePools(pass *analysis.Pass) bool {
+	for _, obj := range pass.TypesInfo.Uses {
+		fn, ok := obj.(*types.Func)
+		if !ok || fn.Pkg() == nil || fn.Pkg() == pass.Pkg {
+			continue
+		}
+		if primitiveOf(fn) != nil {
+			return true
+		}
+		if pass.ImportObjectFact(fn.Origin(), new(wrapperFact)) {
+			return true
+		}
+	}
+	return false
+}
+
+// buildSSA builds the SSA form of the package and returns its source
+// functions, including function literals, in source order.
+func buildSSA(pass *analysis.Pass) []*ssa.Function {
+	prog := ssa.NewProgram(pass.Fset, ssa.BuilderMode(0))
+	for _, p := range pass.Pkg.Imports() {
+		prog.CreatePackage(p, nil, nil, true)
+	}
+	ssapkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
+	ssapkg.Build()
+
+	var funcs []*ssa.Function
+	var add func(f *ssa.Function)
+	add = func(f *ssa.Function) {
+		funcs = append(funcs, f)
+		for _, anon := range f.AnonFuncs {
+			add(anon)
+		}
+	}
+	for _, file := range pass.Files {
+		for _, decl := range file.Decls {
+			d, ok := decl.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			fn, _ := pass.TypesInfo.Defs[d.Name].(*types.Func)
+			if fn == nil {
+				continue
+			}
+			if f := prog.FuncValue(fn); f != nil {
+				add(f)
+			}
+		}
+	}
+	// Package initializers hold the composite literals of pool variables.
+	if init := ssapkg.Func("init"); init != nil {
+		add(init)
+	}
+	sort.SliceStable(funcs, func(i, j int) bool { return funcs[i].Pos() < funcs[j].Pos() })
+	return funcs
+}
+
+// callExpr returns the call expression whose left parenthesis is at pos.
+func (c *checker) callExpr(pos token.Pos) *ast.CallExpr {
+	if c.calls == nil {
+		c.calls = map[token.Pos]*ast.CallExpr{}
+		for _, f := range c.pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					c.calls[call.Lparen] = call
+				}
+				return true
+			})
+		}
+	}
+	return c.calls[pos]
+}
+
+// report emits a diagnostic of the given check if the check is enabled.
+func (c *checker) report(check string, pos token.Pos, fixes []analysis.SuggestedFix, format string, args ...any) {
+	if !*enabled[check] {
+		return
+	}
+	c.pass.Report(analysis.Diagnostic{
+		Pos:            pos,
+		Category:       check,
+		Message:        sprintf(format, args...),
+		SuggestedFixes: fixes,
+	})
+}

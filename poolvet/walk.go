@@ -1,0 +1,219 @@
+package poolvet
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Classes of a value relative to the tracked object on one path.
+const (
+	notAlias uint8 = iota
+	isAlias        // shares memory with the object
+	isIdent        // is the object itself
+)
+
+// A tracker follows one pooled object through the control-flow graph of
+// one function.
+type tracker struct {
+	fn     *ssa.Function
+	key    objKey
+	static map[ssa.Value]bool // aliases on every path
+	def    *ssa.BasicBlock    // entering it from the top redefines the object
+}
+
+func newTracker(fn *ssa.Function, key objKey) *tracker {
+	t := &tracker{fn: fn, key: key, static: aliasesOf(fn, key)}
+	if !key.cell {
+		if instr, ok := key.v.(ssa.Instruction); ok {
+			t.def = instr.Block()
+		}
+	}
+	return t
+}
+
+// A path holds what holds on one path besides the static aliases: the phis
+// that carry the object along the edges taken.
+type path struct {
+	phis map[ssa.Value]uint8
+}
+
+// class returns how v relates to the object on path p.
+func (t *tracker) class(p *path, v ssa.Value) uint8 {
+	if c := p.phis[v]; c != notAlias {
+		return c
+	}
+	if !t.static[v] {
+		return notAlias
+	}
+	if t.key.cell {
+		if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL && u.X == t.key.v {
+			return isIdent
+		}
+	} else if v == t.key.v || rootOf(v).v == t.key.v {
+		return isIdent
+	}
+	return isAlias
+}
+
+// sameObject reports whether key names the tracked object on path p.
+func (t *tracker) sameObject(p *path, key objKey) bool {
+	if key == t.key {
+		return true
+	}
+	return !key.cell && t.class(p, key.v) == isIdent
+}
+
+type action int
+
+const (
+	next     action = iota // go on
+	stopPath               // do not follow this path further
+	stopAll                // end the walk
+)
+
+// walk calls visit for each instruction reachable after from, following
+// every path until the object is redefined (a new value or a store into its
+// variable), visit asks to stop, or the function returns.
+func (t *tracker) walk(from ssa.Instruction, visit func(ssa.Instruction, *path) action) {
+	type item struct {
+		b     *ssa.BasicBlock
+		start int
+		p     *path
+	}
+	start := -1
+	for i, instr := range from.Block().Instrs {
+		if instr == from {
+			start = i + 1
+		}
+	}
+	if start < 0 {
+		return
+	}
+	work := []item{{from.Block(), start, &path{}}}
+	visited := map[*ssa.BasicBlock]bool{}
+	for len(work) > 0 {
+		it := work[len(work)-1]
+		work = work[:len(work)-1]
+		p := it.p
+		stopped := false
+		for _, instr := range it.b.Instrs[it.start:] {
+			if _, ok := instr.(*ssa.Phi); ok {
+				continue
+			}
+			if t.key.cell {
+				if st, ok := instr.(*ssa.Store); ok && st.Addr == t.key.v {
+					stopped = true
+					break
+				}
+				if v, ok := instr.(ssa.Value); ok && v == t.key.v {
+					stopped = true
+					break
+				}
+			}
+			switch visit(instr, p) {
+			case stopAll:
+				return
+			case stopPath:
+				stopped = true
+			}
+			if stopped {
+				break
+			}
+		}
+		if stopped {
+			continue
+		}
+		for _, succ := range it.b.Succs {
+			if visited[succ] || succ == t.def {
+				continue
+			}
+			visited[succ] = true
+			work = append(work, item{succ, 0, t.enter(p, it.b, succ)})
+		}
+	}
+}
+
+// enter returns the path after taking the edge from pred to b: each phi of
+// b carries the class of its incoming value.
+func (t *tracker) enter(p *path, pred, b *ssa.BasicBlock) *path {
+	idx := -1
+	for i, q := range b.Preds {
+		if q == pred {
+			idx = i
+			break
+		}
+	}
+	np := p
+	for _, instr := range b.Instrs {
+		phi, ok := instr.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		if idx < 0 || t.static[phi] {
+			continue
+		}
+		c := t.class(p, phi.Edges[idx])
+		if c == np.phis[phi] {
+			continue
+		}
+		if np == p {
+			np = &path{phis: make(map[ssa.Value]uint8, len(p.phis)+1)}
+			for k, v := range p.phis {
+				np.phis[k] = v
+			}
+		}
+		if c == notAlias {
+			delete(np.phis, phi)
+			continue
+		}
+		np.phis[phi] = c
+		for v := range aliasesOf(t.fn, objKey{phi, false}) {
+			if v != phi && np.phis[v] == notAlias {
+				np.phis[v] = isAlias
+			}
+		}
+	}
+	return np
+}
+
+// usesObject reports whether instr reads or writes the memory of the object
+// through one of its operands on path p. Instructions that only derive an
+// alias (slicing, taking a field address, converting) do not count: the use
+// of the alias does. Comparisons and len/cap of a slice header do not count.
+func (t *tracker) usesObject(instr ssa.Instruction, p *path) bool {
+	switch x := instr.(type) {
+	case *ssa.DebugRef, *ssa.Phi, *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Slice, *ssa.ChangeType,
+		*ssa.ChangeInterface, *ssa.MakeInterface, *ssa.TypeAssert, *ssa.Extract, *ssa.MakeClosure,
+		*ssa.SliceToArrayPointer, *ssa.Field, *ssa.Index:
+		return false
+	case *ssa.BinOp:
+		if x.Op == token.EQL || x.Op == token.NEQ {
+			return false
+		}
+	case *ssa.Store:
+		if t.class(p, x.Addr) != notAlias {
+			return true
+		}
+		if localRoot(x.Addr) != nil {
+			return false // copying a reference into a local variable
+		}
+	case *ssa.Call:
+		if b, ok := x.Call.Value.(*ssa.Builtin); ok {
+			switch b.Name() {
+			case "len", "cap":
+				if _, isPtr := x.Call.Args[0].Type().Underlying().(*types.Pointer); !isPtr {
+					return false
+				}
+			}
+		}
+	}
+	var buf [8]*ssa.Value
+	for _, op := range instr.Operands(buf[:0]) {
+		if *op != nil && t.class(p, *op) != notAlias {
+			return true
+		}
+	}
+	return false
+}
