@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/poolkit/pool/internal/pooldebug"
 	"github.com/poolkit/pool/internal/runtimex"
 )
 
@@ -113,8 +114,10 @@ type state[T any] struct {
 	shards []shard[T] // one per P; immutable
 	c      *core[T]   // survives replacement of the state
 
-	nilable bool // T's first word is a pointer whose nil means "nil value"
-	limit   int  // capacity of each block, 0 <= limit <= blockCap
+	nilable     bool // T's first word is a pointer whose nil means "nil value"
+	hasIdentity bool // T's first word identifies the object (debug checks)
+	isSlice     bool
+	limit       int // capacity of each block, 0 <= limit <= blockCap
 }
 
 // core is the part of a pool's engine that outlives GOMAXPROCS changes.
@@ -143,6 +146,8 @@ type core[T any] struct {
 	reserve []T // up to minIdle objects kept across GC cycles; guarded by mu
 
 	onEvict atomic.Pointer[func(int)]
+
+	dbg debugState // POOLDEBUG bookkeeping; used only while debug mode is on
 
 	// trimMu serializes trimming and state replacement; it guards the
 	// fields below.
@@ -195,8 +200,11 @@ func newState[T any](c *core[T], n int) *state[T] {
 		limit:  blockCap,
 	}
 	switch reflect.TypeFor[T]().Kind() {
-	case reflect.Pointer, reflect.UnsafePointer, reflect.Map, reflect.Chan,
-		reflect.Func, reflect.Interface, reflect.Slice:
+	case reflect.Pointer, reflect.UnsafePointer, reflect.Map, reflect.Chan:
+		st.nilable, st.hasIdentity = true, true
+	case reflect.Slice:
+		st.nilable, st.hasIdentity, st.isSlice = true, true, true
+	case reflect.Func, reflect.Interface:
 		st.nilable = true
 	}
 	c.sharedCap.Store(-1)
@@ -235,7 +243,7 @@ func (p *Pool[T]) getSlow(st *state[T], pid int) T {
 			v.n = n
 			v.rl.unlock()
 			runtimex.ProcUnpin()
-			return x
+			return p.handOut(st, x, true)
 		}
 		v.rl.unlock()
 	}
@@ -243,18 +251,27 @@ func (p *Pool[T]) getSlow(st *state[T], pid int) T {
 	c := st.c
 	if c.held.Load() > 0 {
 		if x, ok := st.takeShared(pid); ok {
-			return x
+			return p.handOut(st, x, true)
 		}
 		if x, ok := c.takeReserve(); ok {
-			return x
+			return p.handOut(st, x, true)
 		}
 	}
 	c.misses.Add(1)
+	var x T
 	if p.New != nil {
-		return p.New()
+		x = p.New()
 	}
-	var zero T
-	return zero
+	return p.handOut(st, x, false)
+}
+
+// handOut runs the debug bookkeeping, when debug mode is on, for x about to
+// be returned by Get.
+func (p *Pool[T]) handOut(st *state[T], x T, hit bool) T {
+	if pooldebug.On.Load() {
+		p.debugGet(st, &x, hit)
+	}
+	return x
 }
 
 // takeShared pops an object from the shared lists, this P's shard first,
@@ -341,6 +358,9 @@ func (st *state[T]) spill(pid int, objs []T) {
 	k := c.reserveHeld(len(objs))
 	if d := len(objs) - k; d > 0 {
 		c.drops.Add(uint64(d))
+		if pooldebug.On.Load() {
+			st.debugForget(objs[:d])
+		}
 		objs = objs[d:]
 	}
 	if k == 0 {

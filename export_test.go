@@ -1,10 +1,12 @@
 package pool
 
 import (
+	"io"
 	"runtime"
 	"time"
 	"unsafe"
 
+	"github.com/poolkit/pool/internal/pooldebug"
 	"github.com/poolkit/pool/internal/runtimex"
 )
 
@@ -37,3 +39,18 @@ func ShardOwnerOffset() (shared uintptr) {
 
 // BlockCap is the capacity of a per-P block.
 const BlockCap = blockCap
+
+// DebugIdle returns the number of objects in p's double-Put idle set.
+func DebugIdle[T any](p *Pool[T]) int {
+	st := p.st.Load()
+	if st == nil {
+		return 0
+	}
+	d := &st.c.dbg
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.idle)
+}
+
+// SetDebugOutput redirects the default reporter's leak lines (nil: stderr).
+func SetDebugOutput(w io.Writer) { pooldebug.SetOutput(w) }

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/poolkit/pool/internal/pooldebug"
 	"github.com/poolkit/pool/internal/runtimex"
 )
 
@@ -105,6 +106,9 @@ func (p *Pool[T]) Get() T {
 			b.n = n
 			b.rl.unlock()
 			runtimex.ProcUnpin()
+			if pooldebug.On.Load() {
+				p.debugGet(st, &x, true)
+			}
 			return x
 		}
 		b.rl.unlock()
@@ -130,15 +134,18 @@ func (p *Pool[T]) Put(x T) {
 		st.c.dropOnPut()
 		return
 	}
-	if p.Reset != nil {
-		p.Reset(x)
-	}
-	if raceEnabled && raceDrop() {
+	if pooldebug.On.Load() && !p.debugPut(st, &x) {
 		st.c.dropOnPut()
 		return
 	}
-	if p.Keep != nil && !p.Keep(x) {
+	if p.Reset != nil {
+		p.Reset(x)
+	}
+	if raceEnabled && raceDrop() || p.Keep != nil && !p.Keep(x) {
 		st.c.dropOnPut()
+		if pooldebug.On.Load() {
+			st.debugForget([]T{x})
+		}
 		return
 	}
 	// Fast path: push onto this P's local block while pinned to the P.

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"weak"
 
+	"github.com/poolkit/pool/internal/pooldebug"
 	"github.com/poolkit/pool/internal/poolhooks"
 	"github.com/poolkit/pool/internal/runtimex"
 )
@@ -122,7 +123,7 @@ func (c *core[T]) trim(now uint64) {
 	// With MinIdle, retired blocks are harvested into the reserve, which
 	// any P can take from: so objects stranded in the block of a P that
 	// nobody uses any more become available again after two cycles.
-	released := c.harvestRetired(now)
+	released := c.harvestRetired(st, now)
 
 	var dropped []T
 	for i := range st.shards {
@@ -158,6 +159,9 @@ func (c *core[T]) trim(now uint64) {
 	}
 	c.stampRetired()
 	kept := c.keep(dropped)
+	if pooldebug.On.Load() {
+		st.debugForget(dropped[kept:])
+	}
 	clear(dropped)
 	c.released(released + len(dropped) - kept)
 }
@@ -172,7 +176,7 @@ func (c *core[T]) retire(b *block[T]) int {
 		return 0
 	}
 	n := b.len()
-	if !c.harvest {
+	if !c.harvest && !pooldebug.On.Load() {
 		return n
 	}
 	c.retired = append(c.retired, retired[T]{b: b, n: n})
@@ -198,7 +202,7 @@ func (c *core[T]) stampRetired() {
 
 // harvestRetired moves the objects of retired blocks whose grace period has
 // passed into the reserve, up to MinIdle, and returns how many it released.
-func (c *core[T]) harvestRetired(now uint64) int {
+func (c *core[T]) harvestRetired(st *state[T], now uint64) int {
 	released := 0
 	pending := c.retired[:0]
 	for _, r := range c.retired {
@@ -212,6 +216,9 @@ func (c *core[T]) harvestRetired(now uint64) int {
 		c.held.Add(-int64(r.n))
 		kept := c.keep(objs)
 		released += len(objs) - kept
+		if pooldebug.On.Load() {
+			st.debugForget(objs[kept:])
+		}
 		clear(objs)
 		b.n = 0
 		b.rl.unlock()
