@@ -73,14 +73,14 @@ func ExampleBuffer() {
 func ExampleBuffer_Grow() {
 	var p bytepool.Pool
 	b := p.GetBuffer()
-	b.Grow(100) // storage of the class of 100 bytes: 112
+	b.Grow(100) // a new Buffer of a new Pool holds 64 bytes: double them
 	fmt.Println(b.Len(), b.Cap())
 	b.WriteString("payload")
-	b.Grow(500) // 507 bytes do not fit in 112: the class of max(507, 2*112)
+	b.Grow(500) // 507 bytes do not fit in 128: the class of max(507, 2*128)
 	fmt.Println(b.Len(), b.Cap(), b.String())
 	b.Free()
 	// Output:
-	// 0 112
+	// 0 128
 	// 7 512 payload
 }
 
