@@ -20,7 +20,11 @@ var aliasingCalls = map[string]bool{
 // aliasesOf returns the values of fn that are the object of key or share
 // its memory: sub-slices, field addresses, loaded pointers, closures that
 // captured it, aggregates that hold it.
-func aliasesOf(fn *ssa.Function, key objKey) map[ssa.Value]bool {
+//
+// With may set, a phi counts as soon as one of its incoming values does (a
+// may-alias, for checks where more aliases mean fewer reports); without it,
+// only when all of them do.
+func (c *checker) aliasesOf(fn *ssa.Function, key objKey, may bool) map[ssa.Value]bool {
 	set := map[ssa.Value]bool{}
 	var work []ssa.Value
 	add := func(v ssa.Value) {
@@ -84,11 +88,11 @@ func aliasesOf(fn *ssa.Function, key objKey) map[ssa.Value]bool {
 						all = false
 					}
 				}
-				if all {
+				if all || may {
 					add(x)
 				}
 			case *ssa.Call:
-				if aliasingCall(&x.Call, v) {
+				if c.aliasingCall(&x.Call, v) {
 					add(x)
 				}
 			case *ssa.Store:
@@ -107,12 +111,15 @@ func aliasesOf(fn *ssa.Function, key objKey) map[ssa.Value]bool {
 }
 
 // aliasingCall reports whether the result of a call shares memory with v.
-func aliasingCall(com *ssa.CallCommon, v ssa.Value) bool {
+func (c *checker) aliasingCall(com *ssa.CallCommon, v ssa.Value) bool {
 	if len(com.Args) == 0 || com.Args[0] != v {
 		return false
 	}
 	if b, ok := com.Value.(*ssa.Builtin); ok {
 		return b.Name() == "append"
+	}
+	if ce, ok := c.calleeOf(com); ok && ce.sum != nil && ce.sum.aliases {
+		return true
 	}
 	fn := com.StaticCallee()
 	if fn == nil {
@@ -240,7 +247,7 @@ func smallValue(t types.Type) bool {
 // method call, a call to a function whose name says it resets or clears
 // and that takes the object, the clear builtin, or an overwrite of *obj.
 func (c *checker) resetsObj(fn *ssa.Function, key objKey) bool {
-	al := aliasesOf(fn, key)
+	al := c.aliasesOf(fn, key, true)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {

@@ -53,8 +53,9 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 		if !trackable(p) {
 			continue
 		}
-		t := newTracker(fn, p.key)
+		t := c.newTracker(fn, p.key)
 		if !p.deferred {
+			used := false // report the first use only, but go on looking for a second Put
 			t.walk(p.instr, func(instr ssa.Instruction, path *path) action {
 				for _, q := range putAt[instr] {
 					if t.sameObject(path, q.key) {
@@ -66,11 +67,11 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 						return stopAll
 					}
 				}
-				if t.usesObject(instr, path) {
+				if !used && t.usesObject(instr, path) {
+					used = true
 					c.report(checkUseAfterPut, c.posOf(instr, p.instr), nil,
 						"%s is used after it was put back into the pool at line %d: another goroutine may already own it",
 						c.objName(p), c.line(p.instr.Pos()))
-					return stopAll
 				}
 				return next
 			})
@@ -126,7 +127,7 @@ func trackable(p *putSite) bool {
 // storing another value into the variable q puts.
 func (c *checker) reachesReturn(fn *ssa.Function, q *putSite) bool {
 	found := false
-	newTracker(fn, q.key).walk(q.instr, func(instr ssa.Instruction, _ *path) action {
+	c.newTracker(fn, q.key).walk(q.instr, func(instr ssa.Instruction, _ *path) action {
 		if _, ok := instr.(*ssa.Return); ok {
 			found = true
 			return stopAll
@@ -254,7 +255,7 @@ func isBuilder(t types.Type) bool {
 // grows reports whether fn (or, for a captured variable, the function that
 // captured it) appends to the object of key or to a slice it holds.
 func (c *checker) grows(fn *ssa.Function, key objKey) bool {
-	al := aliasesOf(fn, key)
+	al := c.aliasesOf(fn, key, true)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
@@ -342,7 +343,7 @@ func (c *checker) checkUnbounded(fn *ssa.Function, p putSite) {
 func (c *checker) guarded(fn *ssa.Function, key objKey, depth int) bool {
 	al := map[ssa.Value]bool{}
 	for v := key.v; v != nil; {
-		for a := range aliasesOf(fn, objKey{v, key.cell && v == key.v}) {
+		for a := range c.aliasesOf(fn, objKey{v, key.cell && v == key.v}, true) {
 			al[a] = true
 		}
 		switch x := v.(type) {
@@ -367,7 +368,7 @@ func (c *checker) guarded(fn *ssa.Function, key objKey, depth int) bool {
 				continue
 			}
 			if bi, ok := com.Value.(*ssa.Builtin); ok {
-				if (bi.Name() == "cap" || bi.Name() == "len") && al[com.Args[0]] {
+				if (bi.Name() == "cap" || bi.Name() == "len") && al[com.Args[0]] && compared(ci) {
 					return true
 				}
 				continue
@@ -381,7 +382,7 @@ func (c *checker) guarded(fn *ssa.Function, key objKey, depth int) bool {
 			}
 			switch name {
 			case "Cap", "Len", "Available", "Size":
-				if al[recv] {
+				if al[recv] && compared(ci) {
 					return true
 				}
 			}
@@ -418,6 +419,24 @@ func (c *checker) guarded(fn *ssa.Function, key objKey, depth int) bool {
 	case *ssa.FreeVar:
 		for _, b := range bindingsOf(fn, v) {
 			if c.guarded(fn.Parent(), objKey{b, key.cell}, depth-1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// compared reports whether the result of a call is compared with < > <= >=,
+// as a size bound is.
+func compared(ci ssa.CallInstruction) bool {
+	call, ok := ci.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	for _, ref := range *call.Referrers() {
+		if bin, ok := ref.(*ssa.BinOp); ok {
+			switch bin.Op {
+			case token.LSS, token.GTR, token.LEQ, token.GEQ:
 				return true
 			}
 		}

@@ -105,6 +105,7 @@ type wrapperFact struct {
 	ResetParams []int // the subset of PutParams reset before being put
 	Gets        bool  // result 0 may be an object taken from a pool
 	GetResets   bool  // that object is reset (or the pool resets it) before return
+	Aliases     bool  // result 0 shares memory with parameter 0 (like Bytes)
 }
 
 func (*wrapperFact) AFact() {}
@@ -127,6 +128,9 @@ func (f *wrapperFact) String() string {
 		}
 		parts = append(parts, s)
 	}
+	if f.Aliases {
+		parts = append(parts, "alias")
+	}
 	return "pool:" + strings.Join(parts, ",")
 }
 
@@ -143,17 +147,18 @@ type summary struct {
 	putFree   map[int]freePut
 	gets      bool
 	getResets bool
+	aliases   bool // result 0 shares memory with parameter 0 (a Bytes-like method)
 }
 
 func (s *summary) empty() bool {
-	return s == nil || len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets
+	return s == nil || len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets && !s.aliases
 }
 
 func (s *summary) equal(t *summary) bool {
 	if s.empty() || t.empty() {
 		return s.empty() == t.empty()
 	}
-	if s.gets != t.gets || s.getResets != t.getResets ||
+	if s.gets != t.gets || s.getResets != t.getResets || s.aliases != t.aliases ||
 		len(s.putParams) != len(t.putParams) || len(s.putFree) != len(t.putFree) {
 		return false
 	}
@@ -233,7 +238,7 @@ func (c *checker) calleeOf(com *ssa.CallCommon) (callee, bool) {
 	if obj.Pkg() != nil && obj.Pkg() != c.pass.Pkg {
 		var f wrapperFact
 		if c.pass.ImportObjectFact(obj, &f) {
-			s := &summary{gets: f.Gets, getResets: f.GetResets}
+			s := &summary{gets: f.Gets, getResets: f.GetResets, aliases: f.Aliases}
 			if len(f.PutParams) > 0 {
 				s.putParams = map[int]bool{}
 				for _, p := range f.PutParams {
@@ -355,6 +360,21 @@ func globalOf(v ssa.Value) *ssa.Global {
 // package-level pools.
 func (c *checker) collectHooks() {
 	c.hooks = map[*ssa.Global]map[string][]ssa.Value{}
+	// "var p = sync.Pool{New: f}" may be built in a temporary and copied.
+	copied := map[ssa.Value]*ssa.Global{}
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if st, ok := instr.(*ssa.Store); ok {
+					if g := globalOf(st.Addr); g != nil {
+						if u, ok := st.Val.(*ssa.UnOp); ok && u.Op == token.MUL {
+							copied[u.X] = g
+						}
+					}
+				}
+			}
+		}
+	}
 	for _, fn := range c.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -367,10 +387,13 @@ func (c *checker) collectHooks() {
 					continue
 				}
 				g := globalOf(fa.X)
+				if g == nil {
+					g = copied[fa.X]
+				}
 				if g == nil || !isPoolType(g.Type()) {
 					continue
 				}
-				fields := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+				fields := g.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
 				name := fields.Field(fa.Field).Name()
 				if c.hooks[g] == nil {
 					c.hooks[g] = map[string][]ssa.Value{}
@@ -453,6 +476,7 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 			}
 		}
 	}
+	s.aliases = c.returnsAlias(fn)
 	if len(gets) > 0 && fn.Signature.Results().Len() > 0 {
 		for _, b := range fn.Blocks {
 			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
@@ -468,6 +492,22 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 		}
 	}
 	return s
+}
+
+// returnsAlias reports whether fn is a method whose result 0 is a slice or
+// map that shares memory with its receiver, such as a Bytes method.
+func (c *checker) returnsAlias(fn *ssa.Function) bool {
+	if fn.Signature.Recv() == nil || len(fn.Params) == 0 || fn.Signature.Results().Len() == 0 ||
+		!sharesBacking(fn.Signature.Results().At(0).Type()) {
+		return false
+	}
+	al := c.aliasesOf(fn, objKey{fn.Params[0], false}, false)
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 && al[ret.Results[0]] {
+			return true
+		}
+	}
+	return false
 }
 
 // flowsFrom reports whether v is src, or src converted or merged.
@@ -511,14 +551,15 @@ func (c *checker) flowsFrom(v ssa.Value, src ssa.Value) bool {
 func (c *checker) exportFacts() {
 	for _, fn := range c.funcs {
 		s := c.sums[fn]
-		if s.empty() || len(s.putParams) == 0 && !s.gets {
+		if s.empty() || len(s.putParams) == 0 && !s.gets && !s.aliases {
 			continue
 		}
+		// Only what other packages can call needs a fact.
 		obj, _ := fn.Object().(*types.Func)
-		if obj == nil || fn.Parent() != nil {
+		if obj == nil || fn.Parent() != nil || !obj.Exported() {
 			continue
 		}
-		f := &wrapperFact{Gets: s.gets, GetResets: s.getResets}
+		f := &wrapperFact{Gets: s.gets, GetResets: s.getResets, Aliases: s.aliases}
 		for p, resets := range s.putParams {
 			f.PutParams = append(f.PutParams, p)
 			if resets {

@@ -38,6 +38,11 @@ func TestChecks(t *testing.T) {
 		checks []string
 	}{
 		{"useafterput", []string{"useafterput"}},
+		{"doubleput", []string{"doubleput"}},
+		{"nonpointer", []string{"nonpointer"}},
+		{"noreset", []string{"noreset"}},
+		{"typemismatch", []string{"typemismatch"}},
+		{"usewrap", []string{"useafterput", "doubleput"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pkg, func(t *testing.T) {
@@ -45,4 +50,10 @@ func TestChecks(t *testing.T) {
 			analysistest.Run(t, analysistest.TestData(), poolvet.Analyzer, tt.pkg)
 		})
 	}
+}
+
+// TestUnboundedFix checks the capacity guard that the suggested fix writes.
+func TestUnboundedFix(t *testing.T) {
+	only(t, "unbounded")
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), poolvet.Analyzer, "unbounded")
 }

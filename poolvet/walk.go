@@ -17,14 +17,15 @@ const (
 // A tracker follows one pooled object through the control-flow graph of
 // one function.
 type tracker struct {
+	c      *checker
 	fn     *ssa.Function
 	key    objKey
 	static map[ssa.Value]bool // aliases on every path
 	def    *ssa.BasicBlock    // entering it from the top redefines the object
 }
 
-func newTracker(fn *ssa.Function, key objKey) *tracker {
-	t := &tracker{fn: fn, key: key, static: aliasesOf(fn, key)}
+func (c *checker) newTracker(fn *ssa.Function, key objKey) *tracker {
+	t := &tracker{c: c, fn: fn, key: key, static: c.aliasesOf(fn, key, false)}
 	if !key.cell {
 		if instr, ok := key.v.(ssa.Instruction); ok {
 			t.def = instr.Block()
@@ -169,7 +170,7 @@ func (t *tracker) enter(p *path, pred, b *ssa.BasicBlock) *path {
 			continue
 		}
 		np.phis[phi] = c
-		for v := range aliasesOf(t.fn, objKey{phi, false}) {
+		for v := range t.c.aliasesOf(t.fn, objKey{phi, false}, false) {
 			if v != phi && np.phis[v] == notAlias {
 				np.phis[v] = isAlias
 			}

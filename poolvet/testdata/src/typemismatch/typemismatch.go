@@ -1,0 +1,58 @@
+package typemismatch
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"sync"
+)
+
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func wrongAssert() *strings.Builder {
+	return bufPool.Get().(*strings.Builder) // want `bufPool.Get\(\) is asserted to \*strings.Builder, but its New returns \*bytes.Buffer`
+}
+
+func rightAssert() *bytes.Buffer {
+	return bufPool.Get().(*bytes.Buffer)
+}
+
+func ifaceAssert() io.Writer {
+	return bufPool.Get().(io.Writer)
+}
+
+func wrongIface() io.Closer {
+	c, _ := bufPool.Get().(io.Closer) // want `asserted to io.Closer, but its New returns \*bytes.Buffer`
+	return c
+}
+
+func wrongPut(sb *strings.Builder) {
+	bufPool.Put(sb) // want `sb of type \*strings.Builder is put into bufPool, whose New returns \*bytes.Buffer`
+}
+
+func rightPut(b *bytes.Buffer) {
+	bufPool.Put(b)
+}
+
+// New with several types, one of them matching.
+var mixed = sync.Pool{New: newMixed}
+
+func newMixed() any {
+	if len(strings.Repeat("x", 2)) > 1 {
+		return new(bytes.Buffer)
+	}
+	return new(strings.Builder)
+}
+
+func mixedOK() {
+	sb := mixed.Get().(*strings.Builder)
+	mixed.Put(sb)
+}
+
+// No New: nothing is known.
+var bare sync.Pool
+
+func bareAssert() *strings.Builder {
+	sb, _ := bare.Get().(*strings.Builder)
+	return sb
+}
