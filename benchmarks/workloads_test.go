@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 // resultsOf runs ops operations of strategy s with output captured.
@@ -107,5 +108,41 @@ func TestJSONDecodeReset(t *testing.T) {
 	}
 	if got.String() != want.String() {
 		t.Errorf("reused Event:\n%s\nwant\n%s", got.String(), want.String())
+	}
+}
+
+// TestMeasure checks the harness on figures known in advance: the
+// free lists keep their objects across gcpressure's forced GCs (hit ratio
+// 1) while sync.Pool loses them (hit ratio 0, two cycles per round), and
+// allocs/op is a fraction, not rounded: replicate's sync.Pool boxes the
+// slice header once per Put.
+func TestMeasure(t *testing.T) {
+	opt := Options{Time: 20 * time.Millisecond}
+	gc := newGCPressure(20)
+	if m := Measure(gc, gc.Strategy("chan"), opt); m.HitRatio < 0.99 {
+		t.Errorf("gcpressure chan: hit ratio %v; want 1", m.HitRatio)
+	}
+	m := Measure(gc, gc.Strategy("syncpool"), opt)
+	if m.HitRatio > 0.01 {
+		t.Errorf("gcpressure syncpool: hit ratio %v; want 0", m.HitRatio)
+	}
+	if m.GCPerMop < 2e6 {
+		t.Errorf("gcpressure: %v GC cycles per million rounds; want at least 2e6 (two forced per round)", m.GCPerMop)
+	}
+	rep := Lookup("replicate")
+	if m := Measure(rep, rep.Strategy("alloc"), opt); m.HitRatio != 0 || m.AllocsPerOp < 0.99 || m.AllocsPerOp > 1.01 || m.Ops < 100 {
+		t.Errorf("replicate alloc: %+v; want hit ratio 0, 1 alloc/op, many ops", m)
+	}
+	if !raceEnabled { // under -race, pools drop Puts at random, and fewer operations run
+		if m := Measure(rep, rep.Strategy("syncpool"), opt); m.AllocsPerOp < 0.99 || m.AllocsPerOp > 1.01 || m.BytesPerOp < 23 || m.BytesPerOp > 25 {
+			t.Errorf("replicate syncpool: %v allocs/op, %v B/op; want 1 and 24 (the boxed slice header)", m.AllocsPerOp, m.BytesPerOp)
+		}
+		if m := Measure(rep, rep.Strategy("syncpoolptr"), opt); m.AllocsPerOp > 0.01 || m.HitRatio < 0.99 {
+			t.Errorf("replicate syncpoolptr: %v allocs/op, hit ratio %v; want 0 and 1", m.AllocsPerOp, m.HitRatio)
+		}
+		bl := Lookup("bloat")
+		if m := Measure(bl, bl.Strategy("syncpool"), opt); m.RetainedBytes < bloatHuge {
+			t.Errorf("bloat syncpool: retained %v bytes; want at least one huge buffer (%d) still held after one GC", m.RetainedBytes, bloatHuge)
+		}
 	}
 }
