@@ -31,7 +31,8 @@ import (
 // would without debug support.
 
 // SetDebug replaces the POOLDEBUG settings for the whole program and returns
-// the previous ones, so that tests can write
+// the previous ones; it also starts a new round of leak reports (each call
+// site is reported again). Tests can write
 //
 //	defer pool.SetDebug(pool.SetDebug("doubleput=1"))
 //
@@ -86,11 +87,17 @@ type leakRecord struct {
 	stack []uintptr
 	stop  runtime.Cleanup
 	typ   string
+	epoch uint64
 }
 
 // leakSites records the call sites already reported, so that each leak is
-// reported once per site.
-var leakSites sync.Map // caller PC -> struct{}
+// reported once per site and per SetDebug call.
+var leakSites sync.Map // leakSite -> struct{}
+
+type leakSite struct {
+	pc    uintptr
+	epoch uint64 // pooldebug.Epoch when the object was handed out
+}
 
 // identity returns the word that identifies x (its pointer, or its slice's
 // data pointer), or 0 when T has no identity (non-pointer values, funcs,
@@ -193,7 +200,7 @@ func (p *Pool[T]) debugGet(st *state[T], x *T, hit bool) {
 		d.mu.Unlock()
 		return
 	}
-	r := &leakRecord{c: d, id: id, typ: typeName[T]()}
+	r := &leakRecord{c: d, id: id, typ: typeName[T](), epoch: d.epoch}
 	var pcs [32]uintptr
 	r.stack = append([]uintptr(nil), pcs[:runtime.Callers(2, pcs[:])]...)
 	obj := (*byte)(*(*unsafe.Pointer)(unsafe.Pointer(x))) // the object, or its slice's array
@@ -230,7 +237,7 @@ func reportLeak(r *leakRecord) {
 			break
 		}
 	}
-	if _, seen := leakSites.LoadOrStore(site, struct{}{}); seen {
+	if _, seen := leakSites.LoadOrStore(leakSite{site, r.epoch}, struct{}{}); seen {
 		return
 	}
 	pooldebug.Report(pooldebug.KindLeak, r.typ, fmt.Sprintf(

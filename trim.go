@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 	"weak"
 
 	"github.com/poolkit/pool/internal/pooldebug"
@@ -34,6 +35,11 @@ var trimmer struct {
 	// done is the GC cycle count of the last completed pass; tests wait on
 	// it.
 	done atomic.Uint64
+
+	// pressure is set by each pass: the heap goal is near the memory limit
+	// (runtimex.MemoryPressure), so pools ignore MinIdle and drop everything
+	// idle, and bytepool shrinks its byte budget.
+	pressure atomic.Bool
 }
 
 // register adds c to the pools the trimmer visits, starting the trimmer on
@@ -78,9 +84,26 @@ func armSentinel() {
 	}, struct{}{})
 }
 
+// recheckDelay is how long after a pass the trimmer looks at the GC cycle
+// count again. A sentinel allocated while a cycle is marking survives that
+// cycle, so the end of that cycle wakes nobody; the recheck notices it.
+const recheckDelay = 20 * time.Millisecond
+
 func trimLoop() {
-	for range trimmer.wake {
+	var last uint64
+	recheck := time.NewTimer(time.Hour)
+	recheck.Stop()
+	for {
+		select {
+		case <-trimmer.wake:
+		case <-recheck.C:
+		}
 		now := runtimex.GCCycles()
+		if now == last {
+			continue
+		}
+		last = now
+		trimmer.pressure.Store(runtimex.MemoryPressure())
 		trimmer.mu.Lock()
 		pools := append([]func(uint64) bool(nil), trimmer.pools...)
 		trimmer.mu.Unlock()
@@ -105,6 +128,7 @@ func trimLoop() {
 			trimmer.mu.Unlock()
 		}
 		trimmer.done.Store(now)
+		recheck.Reset(recheckDelay)
 	}
 }
 
@@ -119,6 +143,11 @@ func (c *core[T]) trim(now uint64) {
 	cycles := now - c.lastCycle
 	c.lastCycle = now
 	st := c.pool.st.Load()
+	pressure := trimmer.pressure.Load()
+	if pressure {
+		// Near the memory limit: release everything idle, at once.
+		cycles = 2
+	}
 
 	// With MinIdle, retired blocks are harvested into the reserve, which
 	// any P can take from: so objects stranded in the block of a P that
@@ -158,6 +187,9 @@ func (c *core[T]) trim(now uint64) {
 		c.held.Add(-int64(len(dropped) - n))
 	}
 	c.stampRetired()
+	if pressure {
+		released += c.dropReserve(st)
+	}
 	kept := c.keep(dropped)
 	if pooldebug.On.Load() {
 		st.debugForget(dropped[kept:])
@@ -231,7 +263,7 @@ func (c *core[T]) harvestRetired(st *state[T], now uint64) int {
 // keep moves objects from objs into the reserve while it holds fewer than
 // MinIdle (and MaxIdle allows), and returns how many it took.
 func (c *core[T]) keep(objs []T) int {
-	if c.minIdle == 0 || len(objs) == 0 {
+	if c.minIdle == 0 || len(objs) == 0 || trimmer.pressure.Load() {
 		return 0
 	}
 	c.mu.Lock()
@@ -239,6 +271,20 @@ func (c *core[T]) keep(objs []T) int {
 	k := c.reserveHeld(min(len(objs), c.minIdle-len(c.reserve)))
 	c.reserve = append(c.reserve, objs[:k]...)
 	return k
+}
+
+// dropReserve empties the MinIdle reserve and returns how many objects it
+// released.
+func (c *core[T]) dropReserve(st *state[T]) int {
+	c.mu.Lock()
+	objs := c.reserve
+	c.reserve = nil
+	c.mu.Unlock()
+	c.held.Add(-int64(len(objs)))
+	if pooldebug.On.Load() {
+		st.debugForget(objs)
+	}
+	return len(objs)
 }
 
 // released counts n objects released by trimming and reports them to the
@@ -254,6 +300,7 @@ func (c *core[T]) released(n int) {
 }
 
 func init() {
+	poolhooks.UnderPressure = trimmer.pressure.Load
 	poolhooks.OnEvict = func(p any, fn func(int)) {
 		h, ok := p.(interface{ setOnEvict(func(int)) })
 		if !ok {

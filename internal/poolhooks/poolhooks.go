@@ -12,3 +12,9 @@ package poolhooks
 // objects it releases from per-P caches. fn runs on the trimmer goroutine
 // and must not block. OnEvict panics if p is not a *pool.Pool.
 var OnEvict func(p any, fn func(n int))
+
+// UnderPressure reports whether the last GC trimming pass found the heap
+// goal at 90% or more of the memory limit (GOMEMLIMIT). While it does, pools
+// ignore MinIdle and release everything idle at each GC cycle, and bytepool
+// should shrink its byte budget. It is cheap: one atomic load.
+var UnderPressure func() bool

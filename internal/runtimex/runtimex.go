@@ -7,6 +7,7 @@
 package runtimex
 
 import (
+	"math"
 	"runtime/metrics"
 	"sync"
 	_ "unsafe" // for go:linkname
@@ -31,9 +32,29 @@ func ProcUnpin()
 // gcCycles is the runtime/metrics sample read by GCCycles; guarded by gcMu
 // because metrics.Read writes into it.
 var (
-	gcMu     sync.Mutex
-	gcSample = []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	gcMu      sync.Mutex
+	gcSample  = []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	memSample = []metrics.Sample{
+		{Name: "/gc/heap/goal:bytes"},
+		{Name: "/gc/gomemlimit:bytes"},
+	}
 )
+
+// PressureThreshold is the fraction of the memory limit (GOMEMLIMIT,
+// debug.SetMemoryLimit) at which the heap goal counts as memory pressure.
+const PressureThreshold = 0.9
+
+// MemoryPressure reports whether the GC's heap goal has reached
+// PressureThreshold of the memory limit: the collector is then working to
+// keep the heap under the limit, and caches should let go of what they hold.
+// Without a memory limit it reports false. For slow paths only.
+func MemoryPressure() bool {
+	gcMu.Lock()
+	defer gcMu.Unlock()
+	metrics.Read(memSample)
+	goal, limit := memSample[0].Value.Uint64(), memSample[1].Value.Uint64()
+	return limit < math.MaxInt64 && float64(goal) >= PressureThreshold*float64(limit)
+}
 
 // GCCycles returns the number of GC cycles completed since the program
 // started (forced and automatic). It takes a lock and is meant for slow
