@@ -258,7 +258,7 @@ func (c *checker) resetsObj(fn *ssa.Function, key objKey) bool {
 			case ssa.CallInstruction:
 				com := x.Common()
 				if com.IsInvoke() {
-					if isResetName(com.Method.Name()) && al[com.Value] {
+					if isResetName(com.Method.Name()) && partOf(com.Value, al) {
 						return true
 					}
 					continue
@@ -278,7 +278,7 @@ func (c *checker) resetsObj(fn *ssa.Function, key objKey) bool {
 					name = obj.Name()
 				}
 				for i, a := range com.Args {
-					if !al[a] && !al[rootOf(a).v] {
+					if !partOf(a, al) {
 						continue
 					}
 					if isResetName(name) {
@@ -289,6 +289,31 @@ func (c *checker) resetsObj(fn *ssa.Function, key objKey) bool {
 					}
 				}
 			}
+		}
+	}
+	return false
+}
+
+// partOf reports whether v is one of the aliases al, or is reached from one
+// through fields and loads: the receiver of a promoted method such as the
+// Reset of an embedded *gzip.Reader.
+func partOf(v ssa.Value, al map[ssa.Value]bool) bool {
+	for i := 0; v != nil && i < 8; i++ {
+		if al[v] || al[rootOf(v).v] {
+			return true
+		}
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return false
+			}
+			v = x.X
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.Field:
+			v = x.X
+		default:
+			return false
 		}
 	}
 	return false

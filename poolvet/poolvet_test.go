@@ -43,6 +43,8 @@ func TestChecks(t *testing.T) {
 		{"noreset", []string{"noreset"}},
 		{"typemismatch", []string{"typemismatch"}},
 		{"usewrap", []string{"useafterput", "doubleput"}},
+		{"stdlike", checks},
+		{"disabled", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pkg, func(t *testing.T) {
@@ -57,3 +59,27 @@ func TestUnboundedFix(t *testing.T) {
 	only(t, "unbounded")
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), poolvet.Analyzer, "unbounded")
 }
+
+// TestCategories checks that every diagnostic names its check, and that the
+// disabled package, with every check on, is reported by each of them.
+func TestCategories(t *testing.T) {
+	only(t, checks...)
+	results := analysistest.Run(&quiet{t}, analysistest.TestData(), poolvet.Analyzer, "disabled")
+	got := map[string]int{}
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			got[d.Category]++
+		}
+	}
+	for _, c := range []string{"useafterput", "doubleput", "nonpointer", "noreset", "unbounded", "typemismatch"} {
+		if got[c] == 0 {
+			t.Errorf("got no %s diagnostic in package disabled; want at least one (all: %v)", c, got)
+		}
+	}
+}
+
+// quiet is a Testing that drops analysistest's complaints about unexpected
+// diagnostics: TestCategories looks at the diagnostics itself.
+type quiet struct{ t *testing.T }
+
+func (q *quiet) Errorf(format string, args ...any) {}

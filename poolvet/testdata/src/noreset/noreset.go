@@ -2,6 +2,7 @@ package noreset
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"sync"
 
@@ -91,6 +92,23 @@ func withoutHook(s string) string {
 	out := sb.String()
 	plain.Put(sb) // want `sb \(\*strings.Builder\) goes back to the pool without Reset`
 	return out
+}
+
+// grpc's gzip reader: Reset is promoted from the embedded *gzip.Reader.
+type reader struct {
+	*strings.Reader
+}
+
+var readers = sync.Pool{New: func() any { return &reader{strings.NewReader("")} }}
+
+func promoted(s string) (*reader, error) {
+	z := readers.Get().(*reader)
+	z.Reset(s)
+	if len(s) == 0 {
+		readers.Put(z)
+		return nil, io.EOF
+	}
+	return z, nil
 }
 
 // No Reset method: nothing to say.
