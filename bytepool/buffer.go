@@ -2,7 +2,6 @@ package bytepool
 
 import (
 	"io"
-	"math/rand/v2"
 	"unicode/utf8"
 )
 
@@ -32,6 +31,7 @@ type Buffer struct {
 	buf    []byte // buf[:len] is the content; storage from s (or allocated above MaxSize)
 	s      *state // pool the storage comes from; nil means the default pool
 	peak   int    // largest len(buf) seen when the length last went down
+	sample uint8  // Frees until this Buffer next teaches the learner
 	pooled bool   // the Buffer came from GetBuffer and goes back on Free
 	freed  bool   // Free was called and no GetBuffer has handed it out since
 }
@@ -46,34 +46,75 @@ func GetBuffer() *Buffer { return defaultPool.GetBuffer() }
 // until Free.
 func (p *Pool) GetBuffer() *Buffer {
 	s := p.state()
-	b := s.bufs.Get()
+	// Fast path: an idle Buffer that kept storage of the learned class.
+	c := int(s.learn.class.Load())
+	if c >= 0 {
+		cl := &s.classes[c]
+		if b := cl.bufs.Get(); b != nil {
+			s.budget.release(int64(cl.size))
+			b.freed = false
+			return b
+		}
+	}
+	return s.newBuffer(c)
+}
+
+// newBuffer is GetBuffer's slow path: an empty Buffer with new storage of
+// class c (or of minStart bytes if the pool has no class).
+func (s *state) newBuffer(c int) *Buffer {
+	b := s.spare.Get()
 	b.freed = false
-	b.buf = s.get(max(int(s.learn.start.Load()), minStart))[:0]
+	if c >= 0 {
+		b.buf = s.get(s.classes[c].size)[:0]
+	} else {
+		b.buf = make([]byte, 0, minStart)
+	}
 	return b
 }
 
-// Free returns b's storage to its Pool and, if b came from GetBuffer, b itself.
-// Neither b nor any slice returned by b.Bytes or b.AvailableBuffer may be used
-// afterwards. Free panics if b was already freed (and not handed out again).
+// Free returns b's storage to its Pool and, if b came from GetBuffer, b itself
+// (a Buffer whose storage is of the size new Buffers start with keeps it, so
+// that the next GetBuffer takes both at once). Neither b nor any slice
+// returned by b.Bytes or b.AvailableBuffer may be used afterwards. Free
+// panics if b was already freed (and not handed out again).
 func (b *Buffer) Free() {
 	if b.freed {
 		panic("bytepool.Buffer.Free: Buffer freed twice")
 	}
-	if b.buf != nil {
-		s := b.state()
-		// Sample one Free in sampleEvery with the runtime's per-M
-		// generator (no shared state); unwritten Buffers teach nothing.
-		if peak := max(b.peak, len(b.buf)); peak > 0 && rand.Uint32()%sampleEvery == 0 {
+	if b.sample == 0 { // a zero Buffer, not from GetBuffer
+		b.sample = sampleEvery
+	}
+	s := b.state()
+	// One Free in sampleEvery teaches the learner; the countdown starts at
+	// a random phase (spare.New), so even Buffers that live for a few
+	// Frees are sampled at that rate. Unwritten Buffers teach nothing.
+	if b.sample--; b.sample == 0 {
+		b.sample = sampleEvery
+		if peak := max(b.peak, len(b.buf)); peak > 0 {
 			s.record(peak)
 		}
+	}
+	b.peak = 0
+	if !b.pooled {
+		if b.buf != nil {
+			s.put(b.buf)
+			b.buf = nil
+		}
+		return
+	}
+	b.freed = true
+	// Fast path: storage of the class new Buffers start with stays with
+	// the Buffer, so the next GetBuffer takes both in one Get.
+	if c := int(s.learn.class.Load()); c >= 0 && cap(b.buf) == s.classes[c].size {
+		b.buf = b.buf[:0]
+		s.classes[c].bufs.Put(b)
+		return
+	}
+	if b.buf != nil {
 		s.put(b.buf)
 		b.buf = nil
 	}
-	b.peak = 0
-	if b.pooled {
-		b.freed = true
-		b.s.bufs.Put(b)
-	}
+	s.spare.Put(b)
 }
 
 func (b *Buffer) state() *state {
@@ -93,7 +134,7 @@ func (b *Buffer) grow(n int) {
 	s := b.state()
 	size := max(need, 2*cap(b.buf))
 	if b.buf == nil {
-		size = max(need, int(s.learn.start.Load()), minStart)
+		size = max(need, s.startSize())
 	}
 	var nb []byte
 	if size <= s.maxSize {

@@ -299,3 +299,48 @@ func TestWriteRuneMatchesUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestBufferKeepsStorage checks that a freed Buffer whose storage is of the
+// start class keeps it, within the budget and visible in Stats, and that a
+// grown one gives its storage back to the slice classes.
+func TestBufferKeepsStorage(t *testing.T) {
+	noGC(t)
+	oneP(t)
+	var p bytepool.Pool
+	b := p.GetBuffer()
+	start := b.Cap()
+	b.WriteString("hello")
+	storage := base(b.Bytes())
+	b.Free()
+	st := p.Stats()
+	kept := st.Buffers.Idle
+	if st.Buffers.Frees != 1 || uint64(kept)+st.Buffers.Drops.Random != 1 {
+		t.Fatalf("Buffers: Frees %d, Idle %d, random drops %d; want 1, and 1 kept or dropped", st.Buffers.Frees, kept, st.Buffers.Drops.Random)
+	}
+	if st.IdleBytes != int64(kept*start) || p.BudgetIdle() != st.IdleBytes {
+		t.Errorf("IdleBytes %d, budget %d; want %d", st.IdleBytes, p.BudgetIdle(), kept*start)
+	}
+	b = p.GetBuffer()
+	if b.Len() != 0 || b.Cap() != start {
+		t.Errorf("reused Buffer: Len %d, Cap %d; want 0, %d", b.Len(), b.Cap(), start)
+	}
+	if !raceEnabled && base(b.AvailableBuffer()[:1]) != storage {
+		t.Errorf("GetBuffer did not hand out the Buffer that kept its storage")
+	}
+	b.Write(make([]byte, 10*start)) // grows out of the start class
+	b.Free()
+	st = p.Stats()
+	if st.Buffers.Idle != 0 || p.BudgetIdle() != st.IdleBytes {
+		t.Errorf("after freeing a grown Buffer: Buffers.Idle %d, budget %d, IdleBytes %d; want 0 and budget == IdleBytes",
+			st.Buffers.Idle, p.BudgetIdle(), st.IdleBytes)
+	}
+
+	// With no budget, nothing is kept, not even a Buffer's storage.
+	none := bytepool.Pool{MaxBytes: -1}
+	b = none.GetBuffer()
+	b.WriteString("x")
+	b.Free()
+	if st := none.Stats(); st.Buffers.Idle != 0 || st.IdleBytes != 0 || st.Buffers.Frees != 1 || st.Buffers.Drops.Total() != 1 {
+		t.Errorf("MaxBytes -1: Buffers %+v, IdleBytes %d; want one Free, dropped", st.Buffers, st.IdleBytes)
+	}
+}

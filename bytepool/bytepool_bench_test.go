@@ -2,9 +2,8 @@ package bytepool_test
 
 import (
 	"bytes"
-	"math"
+	"fmt"
 	"math/bits"
-	"math/rand/v2"
 	"strconv"
 	"sync"
 	"testing"
@@ -13,43 +12,9 @@ import (
 	"github.com/poolkit/pool/bytepool"
 )
 
-// logUniformSizes returns n sizes drawn log-uniformly from [16, 64 KiB], the
-// same for every run, and their mean.
-func logUniformSizes(n int) ([]int, float64) {
-	r := rand.New(rand.NewPCG(3, 14))
-	sizes := make([]int, n)
-	sum := 0
-	for i := range sizes {
-		sizes[i] = int(16 * math.Pow(2, 12*r.Float64()))
-		sum += sizes[i]
-	}
-	return sizes, float64(sum) / float64(n)
-}
-
-// benchGetPut runs Get(n)+Put over log-uniform sizes and reports the mean
-// cap/len of what get returned.
-func benchGetPut(b *testing.B, get func(int) []byte, put func([]byte)) {
-	sizes, mean := logUniformSizes(1 << 12)
-	for _, n := range sizes { // warm the pool with every class in use
-		put(get(n))
-	}
-	b.SetBytes(int64(mean))
-	b.ReportAllocs()
-	var ratio float64
-	i := 0
-	for b.Loop() {
-		n := sizes[i&(len(sizes)-1)]
-		buf := get(n)
-		ratio += float64(cap(buf)) / float64(n)
-		put(buf)
-		i++
-	}
-	b.ReportMetric(ratio/float64(i), "cap/len")
-}
-
 // syncPow2 is the usual hand-rolled baseline: one sync.Pool per power of
-// two, holding *[]byte so that Put does not allocate.
-type syncPow2 [17]sync.Pool
+// two, holding *[]byte.
+type syncPow2 [21]sync.Pool
 
 func (p *syncPow2) get(n int) []byte {
 	c := bits.Len(uint(n - 1))
@@ -66,86 +31,124 @@ func (p *syncPow2) put(b []byte) {
 	}
 }
 
-// BenchmarkPoolGetPut stresses the class lookup and the engine's fast path:
-// Get(n) and an immediate Put over log-uniform sizes 16 B .. 64 KiB, one
-// goroutine. Baselines: one sync.Pool per power of two, and make.
-func BenchmarkPoolGetPut(b *testing.B) {
-	b.Run("bytepool", func(b *testing.B) {
-		var p bytepool.Pool
-		benchGetPut(b, p.Get, p.Put)
-	})
-	b.Run("sync.Pool-pow2", func(b *testing.B) {
-		var p syncPow2
-		benchGetPut(b, p.get, p.put)
-	})
-	b.Run("make", func(b *testing.B) {
-		benchGetPut(b, func(n int) []byte { return make([]byte, n) }, func([]byte) {})
-	})
-}
+// benchSizes are request sizes at, just above and inside class boundaries,
+// from the smallest class to MaxSize.
+var benchSizes = []int{16, 100, 1500, 40 << 10, 1 << 20}
 
-// BenchmarkPoolGetPutParallel is BenchmarkPoolGetPut from GOMAXPROCS
-// goroutines: it stresses the per-P shards and the shared budget counter.
-func BenchmarkPoolGetPutParallel(b *testing.B) {
-	sizes, mean := logUniformSizes(1 << 12)
-	run := func(b *testing.B, get func(int) []byte, put func([]byte)) {
-		b.SetBytes(int64(mean))
-		b.ReportAllocs()
-		b.RunParallel(func(pb *testing.PB) {
-			for i := 0; pb.Next(); i++ {
-				put(get(sizes[i&(len(sizes)-1)]))
+// BenchmarkPoolGetPut stresses one class's fast path: Get(n) and an
+// immediate Put of the same size, one goroutine. Baselines: sync.Pool per
+// power of two, and make. Log-uniform sizes and other libraries are in
+// benchmarks/bytepoolcmp.
+func BenchmarkPoolGetPut(b *testing.B) {
+	for _, n := range benchSizes {
+		run := func(b *testing.B, get func(int) []byte, put func([]byte)) {
+			put(get(n))
+			b.SetBytes(int64(n))
+			b.ReportAllocs()
+			for b.Loop() {
+				put(get(n))
 			}
+		}
+		b.Run(fmt.Sprintf("size=%d/impl=bytepool", n), func(b *testing.B) {
+			var p bytepool.Pool
+			run(b, p.Get, p.Put)
+		})
+		b.Run(fmt.Sprintf("size=%d/impl=sync.Pool-pow2", n), func(b *testing.B) {
+			var p syncPow2
+			run(b, p.get, p.put)
+		})
+		b.Run(fmt.Sprintf("size=%d/impl=make", n), func(b *testing.B) {
+			run(b, func(n int) []byte { return make([]byte, n) }, func([]byte) {})
 		})
 	}
-	b.Run("bytepool", func(b *testing.B) {
+}
+
+// BenchmarkPoolGetPutParallel is BenchmarkPoolGetPut with 4 KiB from
+// GOMAXPROCS goroutines: it stresses the per-P shards and the budget's
+// per-P credit.
+func BenchmarkPoolGetPutParallel(b *testing.B) {
+	const n = 4 << 10
+	b.Run("impl=bytepool", func(b *testing.B) {
 		var p bytepool.Pool
-		run(b, p.Get, p.Put)
+		b.SetBytes(n)
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				p.Put(p.Get(n))
+			}
+		})
 	})
-	b.Run("sync.Pool-pow2", func(b *testing.B) {
+	b.Run("impl=sync.Pool-pow2", func(b *testing.B) {
 		var p syncPow2
-		run(b, p.get, p.put)
+		b.SetBytes(n)
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				p.put(p.get(n))
+			}
+		})
 	})
 }
 
-// logTime is the timestamp of every benchmark log line.
-var logTime = time.Date(2026, 11, 21, 7, 20, 30, 123456789, time.UTC)
-
-// BenchmarkBufferLogLine formats a log line (timestamp, key=value pairs,
-// newline) into a pooled buffer and frees it: the sync.Pool documentation's
-// example. Baseline: sync.Pool of *bytes.Buffer.
-func BenchmarkBufferLogLine(b *testing.B) {
-	b.Run("bytepool", func(b *testing.B) {
+// BenchmarkBufferGrow writes 64 KiB in 100-byte pieces into a new Buffer
+// and frees it: growth through the classes before and after the pool has
+// learned the size. Baseline: sync.Pool of *bytes.Buffer, which keeps
+// every buffer at the largest size it ever reached.
+func BenchmarkBufferGrow(b *testing.B) {
+	piece := bytes.Repeat([]byte("x"), 100)
+	const total = 64 << 10
+	b.Run("impl=bytepool", func(b *testing.B) {
 		var p bytepool.Pool
+		b.SetBytes(total)
 		b.ReportAllocs()
-		for i := 0; b.Loop(); i++ {
+		grows := 0
+		for b.Loop() {
 			buf := p.GetBuffer()
-			var num [32]byte
-			buf.Write(logTime.AppendFormat(num[:0], time.RFC3339Nano))
-			buf.WriteString(" level=info msg=\"request served\" method=GET path=/api/v1/items status=")
-			buf.Write(strconv.AppendInt(num[:0], 200, 10))
-			buf.WriteString(" dur_us=")
-			buf.Write(strconv.AppendInt(num[:0], int64(i&1023), 10))
-			buf.WriteByte('\n')
-			sinkLen += buf.Len()
+			c := buf.Cap()
+			for w := 0; w < total; w += len(piece) {
+				buf.Write(piece)
+			}
+			if buf.Cap() != c {
+				grows++
+			}
 			buf.Free()
 		}
+		b.ReportMetric(float64(grows)/float64(b.N), "grown/op")
 	})
-	b.Run("sync.Pool+bytes.Buffer", func(b *testing.B) {
+	b.Run("impl=sync.Pool+bytes.Buffer", func(b *testing.B) {
 		p := sync.Pool{New: func() any { return new(bytes.Buffer) }}
+		b.SetBytes(total)
 		b.ReportAllocs()
-		for i := 0; b.Loop(); i++ {
+		for b.Loop() {
 			buf := p.Get().(*bytes.Buffer)
-			var num [32]byte
-			buf.Write(logTime.AppendFormat(num[:0], time.RFC3339Nano))
-			buf.WriteString(" level=info msg=\"request served\" method=GET path=/api/v1/items status=")
-			buf.Write(strconv.AppendInt(num[:0], 200, 10))
-			buf.WriteString(" dur_us=")
-			buf.Write(strconv.AppendInt(num[:0], int64(i&1023), 10))
-			buf.WriteByte('\n')
-			sinkLen += buf.Len()
+			for w := 0; w < total; w += len(piece) {
+				buf.Write(piece)
+			}
 			buf.Reset()
 			p.Put(buf)
 		}
 	})
 }
 
-var sinkLen int
+// BenchmarkBufferLogLine formats a log line into a Buffer, with the
+// timestamp and numbers appended straight into its free space
+// (AvailableBuffer), and frees it. The comparison with other libraries'
+// buffers, with identical calls, is in benchmarks/bytepoolcmp.
+func BenchmarkBufferLogLine(b *testing.B) {
+	ts := time.Date(2026, 11, 21, 7, 20, 30, 123456789, time.UTC)
+	var p bytepool.Pool
+	b.ReportAllocs()
+	n := 0
+	for i := 0; b.Loop(); i++ {
+		buf := p.GetBuffer()
+		buf.Write(ts.AppendFormat(buf.AvailableBuffer(), time.RFC3339Nano))
+		buf.WriteString(" level=info msg=\"request served\" status=")
+		buf.Write(strconv.AppendInt(buf.AvailableBuffer(), int64(200+i&3), 10))
+		buf.WriteByte('\n')
+		n += buf.Len()
+		buf.Free()
+	}
+	if n == 0 {
+		b.Fatal("nothing written")
+	}
+}

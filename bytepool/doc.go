@@ -17,8 +17,11 @@
 // Put files a slice by its capacity, under the largest class not above it.
 // Slices larger than MaxSize are never kept (golang/go#23199: one huge
 // buffer must not stay pinned by a pool), and the idle bytes held over all
-// classes never exceed the pool's MaxBytes (64 MiB by default). Like
-// sync.Pool, the pool releases what stays idle across two GC cycles.
+// classes never exceed the pool's MaxBytes (64 MiB by default). The budget
+// is kept without a shared atomic on the fast path: each P holds a share of
+// the unused budget, so a Put may be dropped while the idle bytes are up to
+// MaxBytes/4 below the bound. Like sync.Pool, the pool releases what stays
+// idle across GC cycles (two, or three for objects in per-P caches).
 //
 // # Buffers
 //
@@ -28,7 +31,8 @@
 // on Free. The pool learns how large its Buffers get: it keeps a decaying
 // histogram of the largest length each Buffer reached and starts new Buffers
 // at the histogram's 95th percentile, so that a typical Buffer grows at most
-// once.
+// once. A freed Buffer whose storage is of that size keeps it while idle
+// (within the budget), so GetBuffer and Free cost one pool operation each.
 //
 //	buf := bytepool.GetBuffer()
 //	buf.WriteString("level=info msg=")

@@ -3,13 +3,16 @@ package bytepool
 // Internals exposed to the tests of package bytepool_test.
 
 // BudgetIdle returns the idle bytes p's budget has reserved.
-func (p *Pool) BudgetIdle() int64 { return p.state().budget.load() }
+func (p *Pool) BudgetIdle() int64 { return p.state().budget.idle() }
+
+// BudgetFree returns the budget no P holds: never negative.
+func (p *Pool) BudgetFree() int64 { return p.state().budget.free.Load() }
 
 // BudgetMax returns the budget's bound after defaults are applied.
 func (p *Pool) BudgetMax() int64 { return p.state().maxBytes }
 
 // StartCap returns the capacity new Buffers of p start with.
-func (p *Pool) StartCap() int { return int(p.state().learn.start.Load()) }
+func (p *Pool) StartCap() int { return p.state().startSize() }
 
 const (
 	SampleEvery    = sampleEvery

@@ -29,10 +29,11 @@ const (
 // before they are done with it (valyala/bytebufferpool measures length at
 // Put and so learns from emptied buffers).
 type learner struct {
-	// start is the capacity of a Buffer's first storage: the class at the
-	// startPercent-th percentile of the histogram, 0 until calibrated.
-	start atomic.Int64
-	_     [56]byte // start is read by every new Buffer; samples is written
+	// class is the size class of a new Buffer's storage: the class at the
+	// startPercent-th percentile of the histogram (that of minStart until
+	// calibrated), at most the largest class; -1 if the pool has none.
+	class atomic.Int32
+	_     [60]byte // class is read by every GetBuffer; samples is written
 
 	samples atomic.Uint32 // samples since the last calibration
 
@@ -41,6 +42,14 @@ type learner struct {
 	hist [sizeclass.NumClasses + 1]atomic.Uint32
 
 	mu sync.Mutex // held by calibrate; TryLock'ed so Free never waits
+}
+
+// startSize returns the capacity a new Buffer starts with.
+func (s *state) startSize() int {
+	if c := s.learn.class.Load(); c >= 0 {
+		return sizeclass.Size(int(c))
+	}
+	return minStart
 }
 
 // record adds the peak length of a freed Buffer to the histogram, and
@@ -77,15 +86,15 @@ func (s *state) calibrate() {
 	}
 	want := (total*startPercent + 99) / 100
 	var sum uint64
-	start := s.maxSize
+	class := n - 2 // the largest class, if the percentile is above MaxSize
 	for i := range n - 1 {
 		sum += uint64(l.hist[i].Load())
 		if sum >= want {
-			start = sizeclass.Size(i)
+			class = i
 			break
 		}
 	}
-	l.start.Store(int64(start))
+	l.class.Store(int32(class))
 	for i := range n {
 		if h := l.hist[i].Load(); h > 1 {
 			l.hist[i].Add(-(h / 2))

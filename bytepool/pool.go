@@ -1,6 +1,7 @@
 package bytepool
 
 import (
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 
@@ -40,10 +41,14 @@ type Pool struct {
 	// values below 16 (the smallest class) pool nothing.
 	MaxSize int
 
-	// MaxBytes is the budget of idle bytes held over all classes, counted
-	// at class size. Puts that would take the idle bytes above it are
-	// dropped (Stats.Drops.Budget). 0 means DefaultMaxBytes; a negative
-	// value keeps nothing.
+	// MaxBytes is the budget of idle bytes held over all classes (slices
+	// and Buffers' storage), counted at class size. The idle bytes never
+	// exceed it; Puts that would take them above it are dropped
+	// (Stats.Drops.Budget). So that Get and Put need no shared atomic,
+	// each P holds a share of the unused budget (up to MaxBytes/4 over all
+	// Ps, at most 2 MiB per P) that other Ps cannot use: a Put may be
+	// dropped while the idle bytes are up to that much below MaxBytes.
+	// 0 means DefaultMaxBytes; a negative value keeps nothing.
 	MaxBytes int64
 
 	// st is the pool's state, created on first use. Read with load-acquire
@@ -72,17 +77,25 @@ type state struct {
 	dropTooLarge atomic.Uint64 // Puts with capacity above maxSize
 	dropTooSmall atomic.Uint64 // Puts with capacity below sizeclass.MinSize
 
-	bufs  pool.Pool[*Buffer] // idle Buffers, without storage
-	learn learner            // start capacity of new Buffers
+	spare pool.Pool[*Buffer] // idle Buffers without storage
+	learn learner            // start class of new Buffers
 }
 
 // class is one size class: an engine pool of slices of exactly size bytes
-// of capacity.
+// of capacity, and one of idle Buffers holding such a slice.
+//
+// Both pools count against the budget: Keep reserves size bytes for every
+// object it lets the engine cache, and a Get hit or an eviction (OnEvict)
+// releases them. That is exact because every object in either pool holds
+// exactly size bytes.
 type class struct {
-	p           pool.Pool[[]byte] // New is nil: a miss returns a nil slice
-	size        int
-	budgetDrops atomic.Uint64 // Puts refused by Keep for the budget
-	_           [64]byte      // keeps budgetDrops off the next class's engine pool
+	p    pool.Pool[[]byte]  // New is nil: a miss returns a nil slice
+	bufs pool.Pool[*Buffer] // Buffers with cap(buf) == size; New is nil
+	size int
+
+	budgetDrops    atomic.Uint64 // Puts to p refused by Keep for the budget
+	bufBudgetDrops atomic.Uint64 // Puts to bufs refused by Keep for the budget
+	_              [48]byte      // keeps the counters off the next class's pools
 }
 
 // defaultPool serves the package-level functions.
@@ -138,9 +151,21 @@ func (p *Pool) init() *state {
 			c.budgetDrops.Add(1)
 			return false
 		}
-		poolhooks.OnEvict(&c.p, func(n int) { s.budget.release(int64(n) * size) })
+		c.bufs.Keep = func(*Buffer) bool {
+			if s.budget.reserve(size) {
+				return true
+			}
+			c.bufBudgetDrops.Add(1)
+			return false
+		}
+		evict := func(n int) { s.budget.release(int64(n) * size) }
+		poolhooks.OnEvict(&c.p, evict)
+		poolhooks.OnEvict(&c.bufs, evict)
 	}
-	s.bufs.New = func() *Buffer { return &Buffer{s: s, pooled: true} }
+	s.spare.New = func() *Buffer {
+		return &Buffer{s: s, pooled: true, sample: uint8(1 + rand.IntN(sampleEvery))}
+	}
+	s.learn.class.Store(int32(min(sizeclass.Ceil(minStart), len(s.classes)-1)))
 	p.st.Store(s)
 	return s
 }

@@ -21,6 +21,13 @@ func noGC(t testing.TB) {
 	t.Cleanup(func() { debug.SetGCPercent(old) })
 }
 
+// oneP runs the rest of the test with GOMAXPROCS 1, so that the budget's
+// per-P credit cannot be left on another P and the counts are exact.
+func oneP(t testing.TB) {
+	old := runtime.GOMAXPROCS(1)
+	t.Cleanup(func() { runtime.GOMAXPROCS(old) })
+}
+
 // base returns the address of the first byte of b's backing array.
 func base(b []byte) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(b)) }
 
@@ -197,6 +204,7 @@ func TestMaxSize(t *testing.T) {
 // the per-class figures.
 func TestStatsByReason(t *testing.T) {
 	noGC(t)
+	oneP(t)
 	p := bytepool.Pool{MaxSize: 64 << 10, MaxBytes: 4096}
 	// 8 slices of 1 KiB: 4 fit the budget, the rest are budget drops (and,
 	// under -race, some are random drops before the budget is consulted).
@@ -264,8 +272,10 @@ func TestBudgetConcurrent(t *testing.T) {
 				return
 			default:
 			}
-			if idle := p.BudgetIdle(); idle > maxBytes || idle < 0 {
-				over.Do(func() { t.Errorf("budget idle = %d; want in [0, %d]", idle, maxBytes) })
+			// Idle bytes <= max follows from free >= 0 and the
+			// conservation law checked below once the pool is quiet.
+			if free := p.BudgetFree(); free > maxBytes || free < 0 {
+				over.Do(func() { t.Errorf("free budget = %d; want in [0, %d]", free, maxBytes) })
 			}
 			runtime.Gosched()
 		}
@@ -280,11 +290,16 @@ func TestBudgetConcurrent(t *testing.T) {
 			defer wg.Done()
 			r := rand.New(rand.NewPCG(uint64(g), 1))
 			held := make([][]byte, 0, 16)
+			data := make([]byte, 64<<10)
 			for i := range iters {
 				n := 1 + r.IntN(64<<10)
 				switch {
 				case i%7 == 0:
 					p.Put(make([]byte, n))
+				case i%5 == 0: // Buffers keep storage of their start class
+					b := p.GetBuffer()
+					b.Write(data[:n%(4<<10)])
+					b.Free()
 				case len(held) < cap(held) && r.IntN(2) == 0:
 					held = append(held, p.Get(n))
 				case len(held) > 0:
@@ -310,6 +325,9 @@ func TestBudgetConcurrent(t *testing.T) {
 	if st.Drops.Budget == 0 {
 		t.Errorf("Drops.Budget = 0; the test never reached the budget")
 	}
+	if st.Buffers.Frees == 0 {
+		t.Errorf("Buffers.Frees = 0; no Buffer kept its storage")
+	}
 	// Take back what this goroutine's P can reach: every hit gives its
 	// class size back to the budget, and the count stays exact.
 	var hits int64
@@ -327,7 +345,7 @@ func TestBudgetConcurrent(t *testing.T) {
 		t.Errorf("after taking %d bytes back: budget %d, Stats.IdleBytes %d; want both %d",
 			hits, p.BudgetIdle(), after.IdleBytes, st.IdleBytes-hits)
 	}
-	t.Logf("drops by reason: %+v; peak-safe idle %d of %d", st.Drops, st.IdleBytes, maxBytes)
+	t.Logf("drops by reason: %+v; idle %d of %d bytes", st.Drops, st.IdleBytes, maxBytes)
 }
 
 // TestEvictionReleasesBudget checks that slices released by GC trimming give

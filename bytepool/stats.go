@@ -1,16 +1,23 @@
 package bytepool
 
+import "sync/atomic"
+
 // Stats is a snapshot of a Pool's counters. Like pool.Stats, the counters are
 // exact once the pool is quiescent and may lag by the operations in flight
 // while it is in use.
 type Stats struct {
-	Gets      uint64 // calls to Get and Zeroed, including Buffer storage
+	Gets      uint64 // calls to Get and Zeroed, and storage Buffers took from the classes
 	Misses    uint64 // Gets that allocated: their class was empty, or n > MaxSize
-	Puts      uint64 // calls to Put with a non-zero capacity, including Buffer storage
+	Puts      uint64 // calls to Put with a non-zero capacity, and storage Buffers gave back
 	Drops     Drops  // Puts that did not cache their slice, by reason
 	Evicted   uint64 // idle slices released by GC trimming
 	Idle      int    // idle slices held
-	IdleBytes int64  // bytes held by idle slices, counted at class size; <= MaxBytes
+	IdleBytes int64  // bytes held by idle slices and idle Buffers, counted at class size; <= MaxBytes
+
+	// Buffers counts the Buffers that GetBuffer and Free passed through
+	// the pool with their storage attached; their storage is not in the
+	// slice counters above.
+	Buffers BufferStats
 
 	// Classes has one entry per size class up to MaxSize, smallest first.
 	// The per-class Drops count only the reasons Budget and Random; Gets
@@ -37,6 +44,26 @@ func (d *Drops) add(e Drops) {
 	d.Random += e.Random
 }
 
+// BufferStats counts the idle Buffers that keep their storage (those whose
+// storage has the capacity new Buffers start with).
+type BufferStats struct {
+	Gets    uint64 // GetBuffer calls that looked for such a Buffer
+	Misses  uint64 // of those, the ones that found none and took storage with a Get
+	Frees   uint64 // Frees that offered a Buffer with its storage to the pool
+	Drops   Drops  // of those, the ones dropped (Budget and Random only)
+	Evicted uint64 // idle Buffers released by GC trimming
+	Idle    int    // idle Buffers holding storage
+}
+
+func (b *BufferStats) add(e BufferStats) {
+	b.Gets += e.Gets
+	b.Misses += e.Misses
+	b.Frees += e.Frees
+	b.Drops.add(e.Drops)
+	b.Evicted += e.Evicted
+	b.Idle += e.Idle
+}
+
 // ClassStats are the counters of one size class.
 type ClassStats struct {
 	Size      int    // capacity of the slices of this class
@@ -46,7 +73,9 @@ type ClassStats struct {
 	Drops     Drops  // of those, the ones dropped (Budget and Random only)
 	Evicted   uint64 // idle slices released by GC trimming
 	Idle      int    // idle slices held
-	IdleBytes int64  // Idle * Size
+	IdleBytes int64  // (Idle + Buffers.Idle) * Size
+
+	Buffers BufferStats // idle Buffers holding storage of this class
 }
 
 // Stats returns the pool's counters, in total and per class. It costs
@@ -65,19 +94,24 @@ func (p *Pool) Stats() Stats {
 	// agree with Classes even while the pool is in use.
 	for i := range s.classes {
 		c := &s.classes[i]
-		// The engine's Drops include the budget drops, which Keep counts
-		// before the engine does: clamp so Random cannot wrap around.
-		e := c.p.Stats()
-		budget := min(c.budgetDrops.Load(), e.Drops)
+		e, eb := c.p.Stats(), c.bufs.Stats()
 		cs := ClassStats{
 			Size:      c.size,
 			Gets:      e.Gets,
 			Misses:    e.Misses,
 			Puts:      e.Puts,
-			Drops:     Drops{Budget: budget, Random: e.Drops - budget},
+			Drops:     drops(e.Drops, &c.budgetDrops),
 			Evicted:   e.Evicted,
 			Idle:      e.Idle,
-			IdleBytes: int64(e.Idle) * int64(c.size),
+			IdleBytes: int64(e.Idle+eb.Idle) * int64(c.size),
+			Buffers: BufferStats{
+				Gets:    eb.Gets,
+				Misses:  eb.Misses,
+				Frees:   eb.Puts,
+				Drops:   drops(eb.Drops, &c.bufBudgetDrops),
+				Evicted: eb.Evicted,
+				Idle:    eb.Idle,
+			},
 		}
 		st.Classes[i] = cs
 		st.Gets += cs.Gets
@@ -87,6 +121,15 @@ func (p *Pool) Stats() Stats {
 		st.Evicted += cs.Evicted
 		st.Idle += cs.Idle
 		st.IdleBytes += cs.IdleBytes
+		st.Buffers.add(cs.Buffers)
 	}
 	return st
+}
+
+// drops splits an engine pool's drops into those Keep refused for the
+// budget and the race detector's random ones. Keep counts a budget drop
+// before the engine does: clamp so that Random cannot wrap around.
+func drops(engine uint64, budget *atomic.Uint64) Drops {
+	b := min(budget.Load(), engine)
+	return Drops{Budget: b, Random: engine - b}
 }
