@@ -144,7 +144,9 @@ func (h hitCounter) ratio(n int) float64 {
 	}
 	gets := uint64(n) * uint64(max(h.w.GetsPerOp, 1))
 	if h.inst.Gets != nil {
-		gets = h.inst.Gets() - h.gets0
+		// At least one Get per operation: a pooled object that keeps its
+		// storage (bytepool.Buffer) serves operations without taking any.
+		gets = max(gets, h.inst.Gets()-h.gets0)
 	}
 	if gets == 0 {
 		return math.NaN()

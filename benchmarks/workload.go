@@ -60,7 +60,7 @@ type Instance struct {
 
 	// Gets reports how many objects were taken so far, for strategies
 	// whose operations take a varying number (a growing buffer); nil
-	// means GetsPerOp per operation.
+	// means GetsPerOp per operation, which is also the least counted.
 	Gets func() uint64
 
 	// NoReuse says the strategy never reuses an object: its hit ratio

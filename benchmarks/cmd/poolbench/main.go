@@ -19,7 +19,7 @@
 //	-workload re   workloads to run (unanchored regexp; default all)
 //	-strategy re   strategies to run (unanchored regexp; default all)
 //	-count n       runs per strategy (default 6, the fewest for a 95% CI)
-//	-time d        target duration of each timed run (default 80ms)
+//	-time d        target duration of each timed run (default 120ms)
 //	-cpu list      GOMAXPROCS values to run with, e.g. 1,2 (default current)
 //	-list          list workloads and strategies, and exit
 //	-json file     write the report as JSON
@@ -124,7 +124,7 @@ func parse(args []string) (*config, []*benchmarks.Workload, error) {
 	fs.StringVar(&cfg.workload, "workload", ".", "")
 	fs.StringVar(&cfg.strategy, "strategy", ".", "")
 	fs.IntVar(&cfg.count, "count", 6, "")
-	fs.DurationVar(&cfg.time, "time", 80*time.Millisecond, "")
+	fs.DurationVar(&cfg.time, "time", 120*time.Millisecond, "")
 	cpu := fs.String("cpu", "", "")
 	fs.BoolVar(&cfg.list, "list", false, "")
 	fs.StringVar(&cfg.jsonFile, "json", "", "")
@@ -143,7 +143,7 @@ func parse(args []string) (*config, []*benchmarks.Workload, error) {
 		return nil, nil, fmt.Errorf("bad -count %d; valid: a positive number of runs", cfg.count)
 	}
 	if cfg.time <= 0 {
-		return nil, nil, fmt.Errorf("bad -time %v; valid: a positive duration such as 80ms or 1s", cfg.time)
+		return nil, nil, fmt.Errorf("bad -time %v; valid: a positive duration such as 120ms or 1s", cfg.time)
 	}
 	cfg.cpus = []int{runtime.GOMAXPROCS(0)}
 	if *cpu != "" {
