@@ -333,9 +333,12 @@ func isResetName(name string) bool {
 	return false
 }
 
-// hasResetMethod reports whether the method set of t has a method Reset.
+// hasResetMethod reports whether the method set of t has a method Reset()
+// without parameters, the kind that clears state. Reset with arguments
+// (time.Timer.Reset(d), gzip.Writer.Reset(w)) re-arms or re-targets the
+// object instead, so it says nothing about leftover state.
 func hasResetMethod(t types.Type) bool {
 	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Reset")
-	_, ok := obj.(*types.Func)
-	return ok
+	fn, ok := obj.(*types.Func)
+	return ok && fn.Type().(*types.Signature).Params().Len() == 0
 }

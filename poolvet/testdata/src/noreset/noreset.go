@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/poolkit/pool"
 )
@@ -109,6 +110,17 @@ func promoted(s string) (*reader, error) {
 		return nil, io.EOF
 	}
 	return z, nil
+}
+
+// fasthttp's timer pool: time.Timer.Reset(d) re-arms, it does not clear.
+var timers sync.Pool
+
+func timer() {
+	t, _ := timers.Get().(*time.Timer)
+	if t == nil {
+		t = time.NewTimer(time.Second)
+	}
+	timers.Put(t)
 }
 
 // No Reset method: nothing to say.
