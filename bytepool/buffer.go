@@ -107,7 +107,10 @@ func (b *Buffer) Free() {
 	// the Buffer, so the next GetBuffer takes both in one Get.
 	if c := int(s.learn.class.Load()); c >= 0 && cap(b.buf) == s.classes[c].size {
 		b.buf = b.buf[:0]
-		s.classes[c].bufs.Put(b)
+		cl := &s.classes[c]
+		if reserveInKeep || s.reserve(cl, &cl.bufBudgetDrops) {
+			cl.bufs.Put(b)
+		}
 		return
 	}
 	if b.buf != nil {

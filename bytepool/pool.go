@@ -84,17 +84,22 @@ type state struct {
 // class is one size class: an engine pool of slices of exactly size bytes
 // of capacity, and one of idle Buffers holding such a slice.
 //
-// Both pools count against the budget: Keep reserves size bytes for every
-// object it lets the engine cache, and a Get hit or an eviction (OnEvict)
-// releases them. That is exact because every object in either pool holds
-// exactly size bytes.
+// Both pools count against the budget: Put reserves size bytes for every
+// object before the engine caches it (reserve), and a Get hit or an
+// eviction (OnEvict) releases them. That is exact because every object in
+// either pool holds exactly size bytes, and because with MaxIdle 0 and
+// without the race detector the engine caches every object it is given.
+// Under the race detector, which drops Puts at random first, the
+// reservation moves into Keep (reserveInKeep), which the engine calls
+// after its random drop; without it, Put reserves directly, which saves the
+// engine an indirect call on every Put.
 type class struct {
 	p    pool.Pool[[]byte]  // New is nil: a miss returns a nil slice
 	bufs pool.Pool[*Buffer] // Buffers with cap(buf) == size; New is nil
 	size int
 
-	budgetDrops    atomic.Uint64 // Puts to p refused by Keep for the budget
-	bufBudgetDrops atomic.Uint64 // Puts to bufs refused by Keep for the budget
+	budgetDrops    atomic.Uint64 // Puts to p refused for the budget
+	bufBudgetDrops atomic.Uint64 // Puts to bufs refused for the budget
 	_              [48]byte      // keeps the counters off the next class's pools
 }
 
@@ -140,23 +145,13 @@ func (p *Pool) init() *state {
 		c := &s.classes[i]
 		c.size = sizeclass.Size(i)
 		size := int64(c.size)
-		// Keep runs in Put after the race detector's random drop; with
-		// MaxIdle 0 the engine caches every slice Keep accepts, so the
-		// budget reserved here is released exactly once: by the Get
-		// that takes the slice, or by the GC trimmer through OnEvict.
-		c.p.Keep = func([]byte) bool {
-			if s.budget.reserve(size) {
-				return true
-			}
-			c.budgetDrops.Add(1)
-			return false
-		}
-		c.bufs.Keep = func(*Buffer) bool {
-			if s.budget.reserve(size) {
-				return true
-			}
-			c.bufBudgetDrops.Add(1)
-			return false
+		if reserveInKeep {
+			// Under -race the engine drops Puts at random before
+			// Keep: reserve in Keep, so that a dropped object holds
+			// no budget. With MaxIdle 0 the engine caches every
+			// object Keep accepts.
+			c.p.Keep = func([]byte) bool { return s.reserve(c, &c.budgetDrops) }
+			c.bufs.Keep = func(*Buffer) bool { return s.reserve(c, &c.bufBudgetDrops) }
 		}
 		evict := func(n int) { s.budget.release(int64(n) * size) }
 		poolhooks.OnEvict(&c.p, evict)
@@ -256,5 +251,18 @@ func (s *state) put(b []byte) {
 		return
 	}
 	c := &s.classes[i]
+	if !reserveInKeep && !s.reserve(c, &c.budgetDrops) {
+		return
+	}
 	c.p.Put(b[:0:c.size])
+}
+
+// reserve takes class c's size from the budget for an object about to be
+// cached, or counts a budget drop in drops and reports false.
+func (s *state) reserve(c *class, drops *atomic.Uint64) bool {
+	if s.budget.reserve(int64(c.size)) {
+		return true
+	}
+	drops.Add(1)
+	return false
 }

@@ -9,3 +9,7 @@ type raceLock struct{}
 
 func (*raceLock) lock()   {}
 func (*raceLock) unlock() {}
+
+// reserveInKeep says whether a class reserves budget in the engine's Keep
+// hook (after the race detector's random drop) rather than in Put.
+const reserveInKeep = false

@@ -12,3 +12,7 @@ type raceLock struct{ mu sync.Mutex }
 
 func (l *raceLock) lock()   { l.mu.Lock() }
 func (l *raceLock) unlock() { l.mu.Unlock() }
+
+// reserveInKeep says whether a class reserves budget in the engine's Keep
+// hook (after the race detector's random drop) rather than in Put.
+const reserveInKeep = true

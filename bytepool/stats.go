@@ -1,6 +1,10 @@
 package bytepool
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/poolkit/pool"
+)
 
 // Stats is a snapshot of a Pool's counters. Like pool.Stats, the counters are
 // exact once the pool is quiescent and may lag by the operations in flight
@@ -95,20 +99,22 @@ func (p *Pool) Stats() Stats {
 	for i := range s.classes {
 		c := &s.classes[i]
 		e, eb := c.p.Stats(), c.bufs.Stats()
+		puts, drops := split(e, &c.budgetDrops)
+		bufPuts, bufDrops := split(eb, &c.bufBudgetDrops)
 		cs := ClassStats{
 			Size:      c.size,
 			Gets:      e.Gets,
 			Misses:    e.Misses,
-			Puts:      e.Puts,
-			Drops:     drops(e.Drops, &c.budgetDrops),
+			Puts:      puts,
+			Drops:     drops,
 			Evicted:   e.Evicted,
 			Idle:      e.Idle,
 			IdleBytes: int64(e.Idle+eb.Idle) * int64(c.size),
 			Buffers: BufferStats{
 				Gets:    eb.Gets,
 				Misses:  eb.Misses,
-				Frees:   eb.Puts,
-				Drops:   drops(eb.Drops, &c.bufBudgetDrops),
+				Frees:   bufPuts,
+				Drops:   bufDrops,
 				Evicted: eb.Evicted,
 				Idle:    eb.Idle,
 			},
@@ -126,10 +132,16 @@ func (p *Pool) Stats() Stats {
 	return st
 }
 
-// drops splits an engine pool's drops into those Keep refused for the
-// budget and the race detector's random ones. Keep counts a budget drop
-// before the engine does: clamp so that Random cannot wrap around.
-func drops(engine uint64, budget *atomic.Uint64) Drops {
-	b := min(budget.Load(), engine)
-	return Drops{Budget: b, Random: engine - b}
+// split returns the Puts and Drops of one of a class's engine pools, whose
+// budget drops are counted in budget.
+func split(e pool.Stats, budget *atomic.Uint64) (puts uint64, d Drops) {
+	b := budget.Load()
+	if !reserveInKeep {
+		// Put refused them before the engine saw them.
+		return e.Puts + b, Drops{Budget: b, Random: e.Drops}
+	}
+	// Keep refused them, and the engine counted them as Puts and Drops;
+	// Keep counts first: clamp so that Random cannot wrap around.
+	b = min(b, e.Drops)
+	return e.Puts, Drops{Budget: b, Random: e.Drops - b}
 }

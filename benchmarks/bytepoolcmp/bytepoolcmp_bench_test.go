@@ -30,27 +30,22 @@ func logUniformSizes(n, lo, hi int) ([]int, float64) {
 	return sizes, float64(sum) / float64(n)
 }
 
-// getPut runs get(n) and an immediate put over log-uniform sizes from 16 B
-// to 64 KiB, and reports the mean cap/len of the buffers get returns for
-// those sizes (measured in an untimed pass, so that the timed loop is Get
-// and Put alone). B is what the pool hands out ([]byte, or *[]byte for
-// grpc/mem).
-func getPut[B any](b *testing.B, get func(int) B, data func(B) []byte, put func(B)) {
+// prepare warms a pool with every size of the log-uniform sequence from
+// 16 B to 64 KiB, reports the mean cap/len of the buffers get returns for
+// those sizes (metric "cap/len"), and returns the sequence. B is what the
+// pool hands out ([]byte, or *[]byte for grpc/mem).
+func prepare[B any](b *testing.B, get func(int) B, data func(B) []byte, put func(B)) []int {
 	sizes, mean := logUniformSizes(1<<12, 16, 64<<10)
 	var ratio float64
-	for _, n := range sizes { // also warms every class in use
+	for _, n := range sizes {
 		buf := get(n)
 		ratio += float64(cap(data(buf))) / float64(n)
 		put(buf)
 	}
+	b.ReportMetric(ratio/float64(len(sizes)), "cap/len")
 	b.SetBytes(int64(mean))
 	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		put(get(sizes[i&(len(sizes)-1)]))
-		i++
-	}
-	b.ReportMetric(ratio/float64(len(sizes)), "cap/len")
+	return sizes
 }
 
 func same(b []byte) []byte { return b }
@@ -59,30 +54,49 @@ func deref(b *[]byte) []byte { return *b }
 
 // BenchmarkGetPut is the size-classed pool's hot path: Get(n) and Put over
 // log-uniform sizes 16 B..64 KiB on one goroutine, with every pool warm.
+// Each loop calls its pool directly, as a program would.
 func BenchmarkGetPut(b *testing.B) {
+	const mask = 1<<12 - 1
 	b.Run("impl=bytepool", func(b *testing.B) {
 		var p bytepool.Pool
-		getPut(b, p.Get, same, p.Put)
+		sizes := prepare(b, p.Get, same, p.Put)
+		for i := 0; b.Loop(); i++ {
+			p.Put(p.Get(sizes[i&mask]))
+		}
 	})
 	b.Run("impl=libp2p", func(b *testing.B) {
 		var p libp2p.BufferPool
-		getPut(b, p.Get, same, p.Put)
+		sizes := prepare(b, p.Get, same, p.Put)
+		for i := 0; b.Loop(); i++ {
+			p.Put(p.Get(sizes[i&mask]))
+		}
 	})
 	b.Run("impl=grpc-mem-default", func(b *testing.B) {
 		p := mem.DefaultBufferPool() // tiers 256 B, 4, 16, 32 KiB, 1 MiB
-		getPut(b, p.Get, deref, p.Put)
+		sizes := prepare(b, p.Get, deref, p.Put)
+		for i := 0; b.Loop(); i++ {
+			p.Put(p.Get(sizes[i&mask]))
+		}
 	})
 	b.Run("impl=grpc-mem-pow2", func(b *testing.B) {
 		p, err := mem.NewBinaryTieredBufferPool(4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
 		if err != nil {
 			b.Fatal(err)
 		}
-		getPut(b, p.Get, deref, p.Put)
+		sizes := prepare(b, p.Get, deref, p.Put)
+		for i := 0; b.Loop(); i++ {
+			p.Put(p.Get(sizes[i&mask]))
+		}
 	})
 	b.Run("impl=make", func(b *testing.B) {
-		getPut(b, func(n int) []byte { return make([]byte, n) }, same, func([]byte) {})
+		sizes := prepare(b, func(n int) []byte { return make([]byte, n) }, same, func([]byte) {})
+		for i := 0; b.Loop(); i++ {
+			sinkBuf = make([]byte, sizes[i&mask])
+		}
 	})
 }
+
+var sinkBuf []byte
 
 // BenchmarkGetPutParallel is BenchmarkGetPut from GOMAXPROCS goroutines:
 // contention on the pools' shared state.
