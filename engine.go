@@ -20,8 +20,9 @@ import (
 //     then the shards' shared lists (mutex per shard; other Ps steal from
 //     them), then the MinIdle reserve, then New;
 //   - trimming: after each GC cycle the trimmer goroutine (trim.go) rotates
-//     local -> victim -> released, and shared -> sharedOld -> released, so an
-//     idle object lives at most two cycles unless MinIdle keeps it.
+//     local -> victim -> released, and shared -> old -> released, so an
+//     idle object lives at most two cycles unless MinIdle keeps it (the old
+//     list is held weakly, see oldlist.go).
 //
 // The trimmer never reads a block that a pinned goroutine may still be using:
 // it swaps block pointers atomically, and reads a swapped-out ("retired")
@@ -82,7 +83,7 @@ type shard[T any] struct {
 const (
 	ptrSize    = unsafe.Sizeof(uintptr(0))
 	ownerSize  = 2*ptrSize + 2*unsafe.Sizeof(counter{})
-	sharedSize = unsafe.Sizeof(sync.Mutex{}) + ptrSize + 2*unsafe.Sizeof([]int(nil))
+	sharedSize = unsafe.Sizeof(sync.Mutex{}) + ptrSize + unsafe.Sizeof([]int(nil)) + unsafe.Sizeof(oldList[int]{})
 )
 
 type shardOwner[T any] struct {
@@ -104,9 +105,10 @@ type shardShared[T any] struct {
 	// replaced after GOMAXPROCS grew: its lists were moved to the new state
 	// and nothing may be added to them.
 	dead bool
-	// shared holds objects spilled from local blocks; sharedOld holds those
-	// that were in shared at the last trim. Any P may pop from them under mu.
-	shared, sharedOld []T
+	// shared holds objects spilled from local blocks; old holds those that
+	// were in shared at the last trim. Any P may pop from them under mu.
+	shared []T
+	old    oldList[T]
 }
 
 // state is the engine of one Pool for one GOMAXPROCS value.
@@ -282,10 +284,15 @@ func (st *state[T]) takeShared(pid int) (T, bool) {
 		s := &st.shards[(pid+i)%n]
 		s.mu.Lock()
 		x, ok := popList(&s.shared)
+		collected := 0
 		if !ok {
-			x, ok = popList(&s.sharedOld)
+			x, ok, collected = s.old.pop()
 		}
 		s.mu.Unlock()
+		if collected > 0 {
+			st.c.held.Add(-int64(collected))
+			st.c.released(collected)
+		}
 		if ok {
 			st.c.held.Add(-1)
 			return x, true
@@ -434,9 +441,12 @@ func (p *Pool[T]) grow() *state[T] {
 		released += c.retire(s.victim.Swap(nil))
 		s.mu.Lock()
 		s.dead = true
-		moved := append(s.shared, s.sharedOld...)
-		s.shared, s.sharedOld = nil, nil
+		old, collected := s.old.take()
+		moved := append(s.shared, old...)
+		s.shared = nil
 		s.mu.Unlock()
+		c.held.Add(-int64(collected))
+		released += collected
 		ns := &st.shards[i]
 		ns.mu.Lock()
 		ns.shared = append(ns.shared, moved...)

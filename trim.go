@@ -154,6 +154,9 @@ func (c *core[T]) trim(now uint64) {
 	// nobody uses any more become available again after two cycles.
 	released := c.harvestRetired(st, now)
 
+	// The old lists can be held weakly unless the trimmer must read what
+	// it releases: to keep MinIdle objects, or for the debug checks.
+	weakOld := c.minIdle == 0 && !pooldebug.On.Load()
 	var dropped []T
 	for i := range st.shards {
 		s := &st.shards[i]
@@ -170,21 +173,23 @@ func (c *core[T]) trim(now uint64) {
 			released += c.retire(s.victim.Swap(nil))
 		}
 
-		// Shared lists: shared -> sharedOld -> released.
+		// Shared lists: shared -> old -> released.
 		s.mu.Lock()
 		n := len(dropped)
-		dropped = append(dropped, s.sharedOld...)
-		clear(s.sharedOld)
+		old, collected := s.old.take()
+		dropped = append(dropped, old...)
+		clear(old)
 		if cycles >= 2 {
 			dropped = append(dropped, s.shared...)
 			clear(s.shared)
-			s.sharedOld = s.sharedOld[:0]
 			s.shared = s.shared[:0]
 		} else {
-			s.sharedOld, s.shared = s.shared, s.sharedOld[:0]
+			s.old.set(s.shared, weakOld)
+			s.shared = nil
 		}
 		s.mu.Unlock()
-		c.held.Add(-int64(len(dropped) - n))
+		c.held.Add(-int64(len(dropped) - n + collected))
+		released += collected
 	}
 	c.stampRetired()
 	if pressure {
