@@ -31,10 +31,12 @@ func logUniformSizes(n, lo, hi int) ([]int, float64) {
 }
 
 // prepare warms a pool with every size of the log-uniform sequence from
-// 16 B to 64 KiB, reports the mean cap/len of the buffers get returns for
-// those sizes (metric "cap/len"), and returns the sequence. B is what the
-// pool hands out ([]byte, or *[]byte for grpc/mem).
-func prepare[B any](b *testing.B, get func(int) B, data func(B) []byte, put func(B)) []int {
+// 16 B to 64 KiB and returns the sequence and a function that reports the
+// mean cap/len of the buffers get returned for those sizes (metric
+// "cap/len"; call it after the timed loop, which clears metrics reported
+// before it). B is what the pool hands out ([]byte, or *[]byte for
+// grpc/mem).
+func prepare[B any](b *testing.B, get func(int) B, data func(B) []byte, put func(B)) ([]int, func()) {
 	sizes, mean := logUniformSizes(1<<12, 16, 64<<10)
 	var ratio float64
 	for _, n := range sizes {
@@ -42,10 +44,9 @@ func prepare[B any](b *testing.B, get func(int) B, data func(B) []byte, put func
 		ratio += float64(cap(data(buf))) / float64(n)
 		put(buf)
 	}
-	b.ReportMetric(ratio/float64(len(sizes)), "cap/len")
 	b.SetBytes(int64(mean))
 	b.ReportAllocs()
-	return sizes
+	return sizes, func() { b.ReportMetric(ratio/float64(len(sizes)), "cap/len") }
 }
 
 func same(b []byte) []byte { return b }
@@ -59,40 +60,45 @@ func BenchmarkGetPut(b *testing.B) {
 	const mask = 1<<12 - 1
 	b.Run("impl=bytepool", func(b *testing.B) {
 		var p bytepool.Pool
-		sizes := prepare(b, p.Get, same, p.Put)
+		sizes, report := prepare(b, p.Get, same, p.Put)
 		for i := 0; b.Loop(); i++ {
 			p.Put(p.Get(sizes[i&mask]))
 		}
+		report()
 	})
 	b.Run("impl=libp2p", func(b *testing.B) {
 		var p libp2p.BufferPool
-		sizes := prepare(b, p.Get, same, p.Put)
+		sizes, report := prepare(b, p.Get, same, p.Put)
 		for i := 0; b.Loop(); i++ {
 			p.Put(p.Get(sizes[i&mask]))
 		}
+		report()
 	})
 	b.Run("impl=grpc-mem-default", func(b *testing.B) {
 		p := mem.DefaultBufferPool() // tiers 256 B, 4, 16, 32 KiB, 1 MiB
-		sizes := prepare(b, p.Get, deref, p.Put)
+		sizes, report := prepare(b, p.Get, deref, p.Put)
 		for i := 0; b.Loop(); i++ {
 			p.Put(p.Get(sizes[i&mask]))
 		}
+		report()
 	})
 	b.Run("impl=grpc-mem-pow2", func(b *testing.B) {
 		p, err := mem.NewBinaryTieredBufferPool(4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
 		if err != nil {
 			b.Fatal(err)
 		}
-		sizes := prepare(b, p.Get, deref, p.Put)
+		sizes, report := prepare(b, p.Get, deref, p.Put)
 		for i := 0; b.Loop(); i++ {
 			p.Put(p.Get(sizes[i&mask]))
 		}
+		report()
 	})
 	b.Run("impl=make", func(b *testing.B) {
-		sizes := prepare(b, func(n int) []byte { return make([]byte, n) }, same, func([]byte) {})
+		sizes, report := prepare(b, func(n int) []byte { return make([]byte, n) }, same, func([]byte) {})
 		for i := 0; b.Loop(); i++ {
 			sinkBuf = make([]byte, sizes[i&mask])
 		}
+		report()
 	})
 }
 
