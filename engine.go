@@ -60,9 +60,9 @@ func (b *block[T]) len() int {
 	if b == nil {
 		return 0
 	}
-	b.rl.lock()
+	b.rl.lockUnpinned()
 	n := b.n
-	b.rl.unlock()
+	b.rl.unlockUnpinned()
 	return n
 }
 

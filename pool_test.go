@@ -547,3 +547,45 @@ func g() {
 		t.Fatalf("go vet -copylocks on a copied Pool: err %v, output:\n%s\nwant a 'passes lock by value' report", err, out)
 	}
 }
+
+// TestStatsWhileInUse reads Stats in a loop while other goroutines Get and
+// Put: Stats must neither block them nor (under -race) make a goroutine
+// pinned to its P wait on a lock held by an unpinned one.
+func TestStatsWhileInUse(t *testing.T) {
+	p := pool.Pool[*int]{New: func() *int { return new(int) }, MinIdle: 8}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					p.Put(p.Get())
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				runtime.GC()
+				time.Sleep(time.Millisecond)
+			}
+		}
+	})
+	var last uint64
+	for range 20000 {
+		s := p.Stats()
+		if s.Gets < last {
+			t.Errorf("Gets went backwards: %d after %d", s.Gets, last)
+		}
+		last = s.Gets
+	}
+	close(stop)
+	wg.Wait()
+}

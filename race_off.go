@@ -11,7 +11,9 @@ const raceEnabled = false
 // after a GC grace period, by the trimmer), so it needs no lock at all.
 type raceLock struct{}
 
-func (*raceLock) lock()   {}
-func (*raceLock) unlock() {}
+func (*raceLock) lock()           {}
+func (*raceLock) unlock()         {}
+func (*raceLock) lockUnpinned()   {}
+func (*raceLock) unlockUnpinned() {}
 
 func raceDrop() bool { return false }

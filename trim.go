@@ -247,18 +247,21 @@ func (c *core[T]) harvestRetired(st *state[T], now uint64) int {
 			pending = append(pending, r)
 			continue
 		}
+		// No goroutine can reach b any more; the lock only shows the
+		// race detector the order of the owner's writes and these reads.
 		b := r.b
-		b.rl.lock()
-		objs := b.items[:b.n]
-		c.held.Add(-int64(r.n))
-		kept := c.keep(objs)
-		released += len(objs) - kept
-		if pooldebug.On.Load() {
-			st.debugForget(objs[kept:])
-		}
-		clear(objs)
+		var objs [blockCap]T
+		b.rl.lockUnpinned()
+		n := copy(objs[:], b.items[:b.n])
+		clear(b.items[:b.n])
 		b.n = 0
-		b.rl.unlock()
+		b.rl.unlockUnpinned()
+		c.held.Add(-int64(r.n))
+		kept := c.keep(objs[:n])
+		released += n - kept
+		if pooldebug.On.Load() {
+			st.debugForget(objs[kept:n])
+		}
 	}
 	clear(c.retired[len(pending):])
 	c.retired = pending

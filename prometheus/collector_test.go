@@ -153,17 +153,6 @@ func TestCollectorLint(t *testing.T) {
 // (nor the reverse). The counters it reads must never go backwards.
 func TestCollectorConcurrent(t *testing.T) {
 	t.Run("Pool", func(t *testing.T) {
-		if raceEnabled {
-			// Known engine bug, not in this module: under -race,
-			// Pool.Stats takes a block's raceLock (block.len, engine.go)
-			// while Put/Get hold the same lock pinned to their P
-			// (runtimex.ProcPin); a pinned goroutine that blocks on it
-			// kills the program with "fatal error: schedule: holding
-			// locks". Plain Pool.Stats in a loop next to Get/Put
-			// reproduces it without this package. Remove this skip once
-			// the engine no longer blocks while pinned.
-			t.Skip("pool.Pool.Stats under -race can fatal with \"schedule: holding locks\" (engine bug)")
-		}
 		p := pool.Pool[*[64]byte]{
 			New:     func() *[64]byte { return new([64]byte) },
 			MaxIdle: 16,
