@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/poolkit/pool/internal/budget"
 	"github.com/poolkit/pool/internal/pooldebug"
 	"github.com/poolkit/pool/internal/runtimex"
 )
@@ -38,7 +39,7 @@ const blockCap = 16
 type block[T any] struct {
 	_ [cacheLine]byte // keeps the hot fields off other objects' cache lines
 
-	rl raceLock // under -race only: orders accesses for the detector
+	rl runtimex.RaceLock // under -race only: orders accesses for the detector
 
 	// n is the number of objects in items[:n]. Only the goroutine pinned to
 	// the owning P reads or writes n and items while the block is installed
@@ -60,9 +61,9 @@ func (b *block[T]) len() int {
 	if b == nil {
 		return 0
 	}
-	b.rl.lockUnpinned()
+	b.rl.LockUnpinned()
 	n := b.n
-	b.rl.unlockUnpinned()
+	b.rl.UnlockUnpinned()
 	return n
 }
 
@@ -120,6 +121,11 @@ type state[T any] struct {
 	hasIdentity bool // T's first word identifies the object (debug checks)
 	isSlice     bool
 	limit       int // capacity of each block, 0 <= limit <= blockCap
+
+	// bg, if set, is a byte budget that every cached object holds weight
+	// bytes of (poolhooks.SetBudget); copied from the core.
+	bg     *budget.Budget
+	weight int64
 }
 
 // core is the part of a pool's engine that outlives GOMAXPROCS changes.
@@ -150,6 +156,12 @@ type core[T any] struct {
 	onEvict atomic.Pointer[func(int)]
 
 	dbg debugState // POOLDEBUG bookkeeping; used only while debug mode is on
+
+	// bg and weight: see state; bgDrops counts Puts the budget refused.
+	// Set by poolhooks.SetBudget before first use.
+	bg      *budget.Budget
+	weight  int64
+	bgDrops *atomic.Uint64
 
 	// trimMu serializes trimming and state replacement; it guards the
 	// fields below.
@@ -200,6 +212,8 @@ func newState[T any](c *core[T], n int) *state[T] {
 		shards: make([]shard[T], n),
 		c:      c,
 		limit:  blockCap,
+		bg:     c.bg,
+		weight: c.weight,
 	}
 	switch reflect.TypeFor[T]().Kind() {
 	case reflect.Pointer, reflect.UnsafePointer, reflect.Map, reflect.Chan:
@@ -237,25 +251,32 @@ func (p *Pool[T]) getSlow(st *state[T], pid int) T {
 	}
 	// Still pinned: the victim block is ours too.
 	if v := st.shards[pid].victim.Load(); v != nil {
-		v.rl.lock()
+		v.rl.Lock()
 		if n := v.n - 1; n >= 0 {
 			x := v.items[n]
 			var zero T
 			v.items[n] = zero
 			v.n = n
-			v.rl.unlock()
+			v.rl.Unlock()
+			if st.bg != nil {
+				st.bg.ReleasePinned(pid, st.weight)
+			}
 			runtimex.ProcUnpin()
 			return p.handOut(st, x, true)
 		}
-		v.rl.unlock()
+		v.rl.Unlock()
 	}
 	runtimex.ProcUnpin()
 	c := st.c
 	if c.held.Load() > 0 {
-		if x, ok := st.takeShared(pid); ok {
-			return p.handOut(st, x, true)
+		x, ok := st.takeShared(pid)
+		if !ok {
+			x, ok = c.takeReserve()
 		}
-		if x, ok := c.takeReserve(); ok {
+		if ok {
+			if st.bg != nil {
+				st.bg.Release(st.weight)
+			}
 			return p.handOut(st, x, true)
 		}
 	}
@@ -332,6 +353,10 @@ func (p *Pool[T]) putSlow(st *state[T], pid int, x T) {
 		runtimex.ProcUnpin()
 		st = p.grow()
 		st.c.puts.Add(1) // not counted on a shard: pid had none
+		if st.bg != nil && !st.bg.Reserve(st.weight) {
+			st.c.budgetDrop(st, x)
+			return
+		}
 		st.spill(0, []T{x})
 		return
 	}
@@ -339,7 +364,7 @@ func (p *Pool[T]) putSlow(st *state[T], pid int, x T) {
 	// place in line to the shared list, keeping the newest objects local.
 	var out [blockCap/2 + 1]T
 	b := st.shards[pid].local.Load()
-	b.rl.lock()
+	b.rl.Lock()
 	k := b.n / 2
 	copy(out[:k], b.items[:k])
 	copy(b.items[:], b.items[k:b.n])
@@ -352,7 +377,7 @@ func (p *Pool[T]) putSlow(st *state[T], pid int, x T) {
 		out[k] = x // limit 0: blocks are disabled
 		k++
 	}
-	b.rl.unlock()
+	b.rl.Unlock()
 	runtimex.ProcUnpin()
 	st.spill(pid, out[:k])
 	clear(out[:k])
@@ -365,6 +390,9 @@ func (st *state[T]) spill(pid int, objs []T) {
 	k := c.reserveHeld(len(objs))
 	if d := len(objs) - k; d > 0 {
 		c.drops.Add(uint64(d))
+		if st.bg != nil {
+			st.bg.Release(int64(d) * st.weight)
+		}
 		if pooldebug.On.Load() {
 			st.debugForget(objs[:d])
 		}
@@ -401,6 +429,15 @@ func (c *core[T]) reserveHeld(k int) int {
 		if k == 0 || c.held.CompareAndSwap(h, h+int64(k)) {
 			return k
 		}
+	}
+}
+
+// budgetDrop counts a Put whose object the byte budget refused.
+func (c *core[T]) budgetDrop(st *state[T], x T) {
+	c.drops.Add(1)
+	c.bgDrops.Add(1)
+	if pooldebug.On.Load() {
+		st.debugForget([]T{x})
 	}
 }
 

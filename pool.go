@@ -98,20 +98,23 @@ func (p *Pool[T]) Get() T {
 		s := &st.shards[pid]
 		s.gets.inc()
 		b := s.local.Load()
-		b.rl.lock()
+		b.rl.Lock()
 		if n := b.n - 1; n >= 0 {
 			x := b.items[n]
 			var zero T
 			b.items[n] = zero // do not keep the object alive from the pool
 			b.n = n
-			b.rl.unlock()
+			b.rl.Unlock()
+			if st.bg != nil {
+				st.bg.ReleasePinned(pid, st.weight)
+			}
 			runtimex.ProcUnpin()
 			if pooldebug.On.Load() {
 				p.debugGet(st, &x, true)
 			}
 			return x
 		}
-		b.rl.unlock()
+		b.rl.Unlock()
 	}
 	return p.getSlow(st, pid)
 }
@@ -153,16 +156,21 @@ func (p *Pool[T]) Put(x T) {
 	if pid < len(st.shards) {
 		s := &st.shards[pid]
 		s.puts.inc()
+		if st.bg != nil && !st.bg.ReservePinned(pid, st.weight) {
+			runtimex.ProcUnpin()
+			st.c.budgetDrop(st, x)
+			return
+		}
 		b := s.local.Load()
-		b.rl.lock()
+		b.rl.Lock()
 		if n := b.n; n < b.limit {
 			b.items[n] = x
 			b.n = n + 1
-			b.rl.unlock()
+			b.rl.Unlock()
 			runtimex.ProcUnpin()
 			return
 		}
-		b.rl.unlock()
+		b.rl.Unlock()
 	}
 	p.putSlow(st, pid, x)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 	"weak"
 
+	"github.com/poolkit/pool/internal/budget"
 	"github.com/poolkit/pool/internal/pooldebug"
 	"github.com/poolkit/pool/internal/poolhooks"
 	"github.com/poolkit/pool/internal/runtimex"
@@ -251,11 +252,11 @@ func (c *core[T]) harvestRetired(st *state[T], now uint64) int {
 		// race detector the order of the owner's writes and these reads.
 		b := r.b
 		var objs [blockCap]T
-		b.rl.lockUnpinned()
+		b.rl.LockUnpinned()
 		n := copy(objs[:], b.items[:b.n])
 		clear(b.items[:b.n])
 		b.n = 0
-		b.rl.unlockUnpinned()
+		b.rl.UnlockUnpinned()
 		c.held.Add(-int64(r.n))
 		kept := c.keep(objs[:n])
 		released += n - kept
@@ -302,6 +303,9 @@ func (c *core[T]) released(n int) {
 		return
 	}
 	c.evicted.Add(uint64(n))
+	if c.bg != nil {
+		c.bg.Release(int64(n) * c.weight)
+	}
 	if f := c.onEvict.Load(); f != nil {
 		(*f)(n)
 	}
@@ -309,6 +313,15 @@ func (c *core[T]) released(n int) {
 
 func init() {
 	poolhooks.UnderPressure = trimmer.pressure.Load
+	poolhooks.SetBudget = func(p any, b *budget.Budget, weight int64, drops *atomic.Uint64) {
+		h, ok := p.(interface {
+			setBudget(*budget.Budget, int64, *atomic.Uint64)
+		})
+		if !ok {
+			panic("poolhooks.SetBudget: not a *pool.Pool")
+		}
+		h.setBudget(b, weight, drops)
+	}
 	poolhooks.OnEvict = func(p any, fn func(int)) {
 		h, ok := p.(interface{ setOnEvict(func(int)) })
 		if !ok {
@@ -316,6 +329,20 @@ func init() {
 		}
 		h.setOnEvict(fn)
 	}
+}
+
+// setBudget implements poolhooks.SetBudget.
+func (p *Pool[T]) setBudget(b *budget.Budget, weight int64, drops *atomic.Uint64) {
+	st := p.st.Load()
+	if st == nil {
+		st = p.init()
+	}
+	c := st.c
+	c.trimMu.Lock()
+	c.harvest = true
+	c.bg, c.weight, c.bgDrops = b, weight, drops
+	st.bg, st.weight = b, weight
+	c.trimMu.Unlock()
 }
 
 // setOnEvict implements poolhooks.OnEvict: the trimmer counts released

@@ -51,7 +51,6 @@ func (p *Pool) GetBuffer() *Buffer {
 	if c >= 0 {
 		cl := &s.classes[c]
 		if b := cl.bufs.Get(); b != nil {
-			s.budget.release(int64(cl.size))
 			b.freed = false
 			return b
 		}
@@ -108,9 +107,7 @@ func (b *Buffer) Free() {
 	if c := int(s.learn.class.Load()); c >= 0 && cap(b.buf) == s.classes[c].size {
 		b.buf = b.buf[:0]
 		cl := &s.classes[c]
-		if reserveInKeep || s.reserve(cl, &cl.bufBudgetDrops) {
-			cl.bufs.Put(b)
-		}
+		cl.bufs.Put(b)
 		return
 	}
 	if b.buf != nil {

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/poolkit/pool"
+	"github.com/poolkit/pool/internal/budget"
 	"github.com/poolkit/pool/internal/poolhooks"
 	"github.com/poolkit/pool/internal/sizeclass"
 )
@@ -70,7 +71,7 @@ type state struct {
 	maxBytes int64
 	classes  []class // classes 0 .. Floor(maxSize)
 
-	budget budget
+	budget budget.Budget
 
 	// Counters for what happens outside any class (slow paths only).
 	oversizeGets atomic.Uint64 // Gets of more than maxSize bytes
@@ -84,15 +85,12 @@ type state struct {
 // class is one size class: an engine pool of slices of exactly size bytes
 // of capacity, and one of idle Buffers holding such a slice.
 //
-// Both pools count against the budget: Put reserves size bytes for every
-// object before the engine caches it (reserve), and a Get hit or an
-// eviction (OnEvict) releases them. That is exact because every object in
-// either pool holds exactly size bytes, and because with MaxIdle 0 and
-// without the race detector the engine caches every object it is given.
-// Under the race detector, which drops Puts at random first, the
-// reservation moves into Keep (reserveInKeep), which the engine calls
-// after its random drop; without it, Put reserves directly, which saves the
-// engine an indirect call on every Put.
+// Both pools count against the budget through the engine
+// (poolhooks.SetBudget): the engine reserves size bytes for every object
+// inside the pinned section in which it caches it, so the budget costs no
+// pin of its own, and gives them back on a Get hit or when the trimmer
+// releases the object. That is exact because every object in either pool
+// holds exactly size bytes.
 type class struct {
 	p    pool.Pool[[]byte]  // New is nil: a miss returns a nil slice
 	bufs pool.Pool[*Buffer] // Buffers with cap(buf) == size; New is nil
@@ -135,7 +133,7 @@ func (p *Pool) init() *state {
 	case s.maxBytes < 0:
 		s.maxBytes = 0
 	}
-	s.budget.init(s.maxBytes)
+	s.budget.Init(s.maxBytes)
 	s.maxSize = -1
 	if top := sizeclass.Floor(maxSize); top >= 0 {
 		s.maxSize = sizeclass.Size(top)
@@ -145,17 +143,8 @@ func (p *Pool) init() *state {
 		c := &s.classes[i]
 		c.size = sizeclass.Size(i)
 		size := int64(c.size)
-		if reserveInKeep {
-			// Under -race the engine drops Puts at random before
-			// Keep: reserve in Keep, so that a dropped object holds
-			// no budget. With MaxIdle 0 the engine caches every
-			// object Keep accepts.
-			c.p.Keep = func([]byte) bool { return s.reserve(c, &c.budgetDrops) }
-			c.bufs.Keep = func(*Buffer) bool { return s.reserve(c, &c.bufBudgetDrops) }
-		}
-		evict := func(n int) { s.budget.release(int64(n) * size) }
-		poolhooks.OnEvict(&c.p, evict)
-		poolhooks.OnEvict(&c.bufs, evict)
+		poolhooks.SetBudget(&c.p, &s.budget, size, &c.budgetDrops)
+		poolhooks.SetBudget(&c.bufs, &s.budget, size, &c.bufBudgetDrops)
 	}
 	s.spare.New = func() *Buffer {
 		return &Buffer{s: s, pooled: true, sample: uint8(1 + rand.IntN(sampleEvery))}
@@ -197,7 +186,6 @@ func (s *state) get(n int) []byte {
 	// Fast path: a hit in the class that fits n.
 	c := &s.classes[sizeclass.Ceil(n)]
 	if b := c.p.Get(); b != nil {
-		s.budget.release(int64(c.size))
 		return b[:n]
 	}
 	return make([]byte, n, c.size)
@@ -251,18 +239,5 @@ func (s *state) put(b []byte) {
 		return
 	}
 	c := &s.classes[i]
-	if !reserveInKeep && !s.reserve(c, &c.budgetDrops) {
-		return
-	}
 	c.p.Put(b[:0:c.size])
-}
-
-// reserve takes class c's size from the budget for an object about to be
-// cached, or counts a budget drop in drops and reports false.
-func (s *state) reserve(c *class, drops *atomic.Uint64) bool {
-	if s.budget.reserve(int64(c.size)) {
-		return true
-	}
-	drops.Add(1)
-	return false
 }

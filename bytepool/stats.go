@@ -135,13 +135,8 @@ func (p *Pool) Stats() Stats {
 // split returns the Puts and Drops of one of a class's engine pools, whose
 // budget drops are counted in budget.
 func split(e pool.Stats, budget *atomic.Uint64) (puts uint64, d Drops) {
-	b := budget.Load()
-	if !reserveInKeep {
-		// Put refused them before the engine saw them.
-		return e.Puts + b, Drops{Budget: b, Random: e.Drops}
-	}
-	// Keep refused them, and the engine counted them as Puts and Drops;
-	// Keep counts first: clamp so that Random cannot wrap around.
-	b = min(b, e.Drops)
+	// The engine counted budget refusals as Puts and Drops too, and
+	// counts them first: clamp so that Random cannot wrap around.
+	b := min(budget.Load(), e.Drops)
 	return e.Puts, Drops{Budget: b, Random: e.Drops - b}
 }

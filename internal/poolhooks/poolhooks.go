@@ -5,6 +5,12 @@
 // package that imports pool may call them from its own init or later.
 package poolhooks
 
+import (
+	"sync/atomic"
+
+	"github.com/poolkit/pool/internal/budget"
+)
+
 // OnEvict registers fn to be called by the GC trimmer of p, which must be a
 // *pool.Pool[T], with the exact number of idle objects it releases in each
 // trimming pass (never 0). Registering it makes the trimmer count released
@@ -18,3 +24,12 @@ var OnEvict func(p any, fn func(n int))
 // ignore MinIdle and release everything idle at each GC cycle, and bytepool
 // should shrink its byte budget. It is cheap: one atomic load.
 var UnderPressure func() bool
+
+// SetBudget makes p, a *pool.Pool[T], account weight bytes of b for every
+// object it caches: Put reserves them inside its own pinned section (so the
+// budget costs no extra pin) and drops the object, counting it in *drops,
+// when b cannot spare them; the bytes go back when Get hands the object out
+// or the trimmer releases it. It also makes the trimmer count released
+// objects exactly (as OnEvict does). It must be called before p's first Get
+// or Put; it panics if p is not a *pool.Pool.
+var SetBudget func(p any, b *budget.Budget, weight int64, drops *atomic.Uint64)
