@@ -134,7 +134,7 @@ type core[T any] struct {
 
 	minIdle int
 	maxIdle int
-	harvest bool // retire swapped-out blocks and read them after a grace period (MinIdle > 0 or OnEvict)
+	harvest bool // retire swapped-out blocks and read them after a grace period (MinIdle > 0 or a budget)
 
 	// held counts the objects in shared lists, the reserve and retired
 	// blocks: everything idle except what sits in installed blocks.
@@ -152,8 +152,6 @@ type core[T any] struct {
 
 	mu      sync.Mutex
 	reserve []T // up to minIdle objects kept across GC cycles; guarded by mu
-
-	onEvict atomic.Pointer[func(int)]
 
 	dbg debugState // POOLDEBUG bookkeeping; used only while debug mode is on
 

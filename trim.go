@@ -296,8 +296,8 @@ func (c *core[T]) dropReserve(st *state[T]) int {
 	return len(objs)
 }
 
-// released counts n objects released by trimming and reports them to the
-// OnEvict hook.
+// released counts n objects released by trimming and gives their bytes
+// back to the pool's budget, if it has one.
 func (c *core[T]) released(n int) {
 	if n <= 0 {
 		return
@@ -305,9 +305,6 @@ func (c *core[T]) released(n int) {
 	c.evicted.Add(uint64(n))
 	if c.bg != nil {
 		c.bg.Release(int64(n) * c.weight)
-	}
-	if f := c.onEvict.Load(); f != nil {
-		(*f)(n)
 	}
 }
 
@@ -322,13 +319,6 @@ func init() {
 		}
 		h.setBudget(b, weight, drops)
 	}
-	poolhooks.OnEvict = func(p any, fn func(int)) {
-		h, ok := p.(interface{ setOnEvict(func(int)) })
-		if !ok {
-			panic("poolhooks.OnEvict: not a *pool.Pool")
-		}
-		h.setOnEvict(fn)
-	}
 }
 
 // setBudget implements poolhooks.SetBudget.
@@ -342,19 +332,5 @@ func (p *Pool[T]) setBudget(b *budget.Budget, weight int64, drops *atomic.Uint64
 	c.harvest = true
 	c.bg, c.weight, c.bgDrops = b, weight, drops
 	st.bg, st.weight = b, weight
-	c.trimMu.Unlock()
-}
-
-// setOnEvict implements poolhooks.OnEvict: the trimmer counts released
-// objects exactly from now on.
-func (p *Pool[T]) setOnEvict(fn func(int)) {
-	st := p.st.Load()
-	if st == nil {
-		st = p.init()
-	}
-	c := st.c
-	c.trimMu.Lock()
-	c.harvest = true
-	c.onEvict.Store(&fn)
 	c.trimMu.Unlock()
 }

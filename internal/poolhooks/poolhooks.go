@@ -11,14 +11,6 @@ import (
 	"github.com/poolkit/pool/internal/budget"
 )
 
-// OnEvict registers fn to be called by the GC trimmer of p, which must be a
-// *pool.Pool[T], with the exact number of idle objects it releases in each
-// trimming pass (never 0). Registering it makes the trimmer count released
-// objects exactly, which costs p one extra GC cycle of retention for the
-// objects it releases from per-P caches. fn runs on the trimmer goroutine
-// and must not block. OnEvict panics if p is not a *pool.Pool.
-var OnEvict func(p any, fn func(n int))
-
 // UnderPressure reports whether the last GC trimming pass found the heap
 // goal at 90% or more of the memory limit (GOMEMLIMIT). While it does, pools
 // ignore MinIdle and release everything idle at each GC cycle, and bytepool
@@ -30,6 +22,7 @@ var UnderPressure func() bool
 // budget costs no extra pin) and drops the object, counting it in *drops,
 // when b cannot spare them; the bytes go back when Get hands the object out
 // or the trimmer releases it. It also makes the trimmer count released
-// objects exactly (as OnEvict does). It must be called before p's first Get
+// objects exactly, which costs it one extra GC cycle of retention for the
+// objects it releases from per-P caches. It must be called before p's first Get
 // or Put; it panics if p is not a *pool.Pool.
 var SetBudget func(p any, b *budget.Budget, weight int64, drops *atomic.Uint64)
