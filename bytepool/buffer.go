@@ -3,6 +3,8 @@ package bytepool
 import (
 	"io"
 	"unicode/utf8"
+
+	"github.com/poolkit/pool/internal/pooldebug"
 )
 
 // MinRead is the smallest free space ReadFrom asks its reader to fill, as in
@@ -51,6 +53,9 @@ func (p *Pool) GetBuffer() *Buffer {
 	if c >= 0 {
 		cl := &s.classes[c]
 		if b := cl.bufs.Get(); b != nil {
+			if pooldebug.On.Load() && !s.checkPoison(b.buf[:cl.size], "bytepool.GetBuffer", "[]byte of a freed Buffer") {
+				b.buf = make([]byte, 0, cl.size) // modified after Free: drop it
+			}
 			b.freed = false
 			return b
 		}
@@ -107,6 +112,9 @@ func (b *Buffer) Free() {
 	if c := int(s.learn.class.Load()); c >= 0 && cap(b.buf) == s.classes[c].size {
 		b.buf = b.buf[:0]
 		cl := &s.classes[c]
+		if pooldebug.On.Load() {
+			s.poison(b.buf[:cl.size])
+		}
 		cl.bufs.Put(b)
 		return
 	}

@@ -23,6 +23,22 @@
 // MaxBytes/4 below the bound. Like sync.Pool, the pool releases what stays
 // idle across GC cycles (two, or three for objects in per-P caches).
 //
+// Near the memory limit (debug.SetMemoryLimit, GOMEMLIMIT) the budget
+// shrinks to MaxBytes/8 until the pressure ends; see Pool.MaxBytes.
+//
+// # Debugging
+//
+// With POOLDEBUG=doubleput=1 (or pool.SetDebug), a Put of a slice that is
+// already idle in the pool is reported ("double Put of []byte"). With
+// POOLDEBUG=poison=1, Put fills the class-size capacity of each slice it
+// keeps, and Free the storage of each Buffer it keeps, with the byte 0xa5,
+// and the Get or GetBuffer that hands the memory out again checks it: a
+// write after Put or Free is reported with the capacity and the first
+// modified offset ("bytepool.Get: []byte (cap 1024) modified after Put:
+// ..."). The default reporter panics; with pool.SetReporter the corrupted
+// memory is dropped and a fresh slice handed out instead. With debug off,
+// Get and Put read one flag more than they would without debug support.
+//
 // # Buffers
 //
 // A Buffer is the write side of bytes.Buffer (Write, WriteString, WriteByte,

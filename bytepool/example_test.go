@@ -2,9 +2,11 @@ package bytepool_test
 
 import (
 	"fmt"
+	"log/slog"
 	"os"
 	"strconv"
 
+	"github.com/poolkit/pool"
 	"github.com/poolkit/pool/bytepool"
 )
 
@@ -92,4 +94,42 @@ func ExampleBuffer_Truncate() {
 	fmt.Println(b.String())
 	// Output:
 	// key=value
+}
+
+// Routing debug reports to log/slog: with POOLDEBUG=poison=1 (here set with
+// pool.SetDebug), a write to a slice after Put is reported by the Get that
+// would have handed it out again, and with a reporter set that Get returns
+// a fresh slice instead of panicking.
+func Example_slogReporter() {
+	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey && len(groups) == 0 {
+				return slog.Attr{} // drop the time, for a stable output
+			}
+			return a
+		},
+	}))
+	reported := false
+	pool.SetReporter(func(r pool.Report) {
+		reported = true
+		logger.Warn(r.Message, "kind", r.Kind, "type", r.Type)
+	})
+	defer pool.SetReporter(nil)
+	defer pool.SetDebug(pool.SetDebug("poison=1"))
+
+	var p bytepool.Pool
+	var b []byte
+	// The loop is for the race detector, which drops Puts at random:
+	// without it, the first round reports.
+	for i := 0; !reported && i < 100; i++ {
+		b = p.Get(100)
+		p.Put(b)
+		b[0] = 'x' // the bug: b is used after Put
+		b = p.Get(100)
+	}
+	fmt.Println(len(b), cap(b)) // a fresh slice
+	p.Put(b)
+	// Output:
+	// level=WARN msg="bytepool.Get: []byte (cap 112) modified after Put: byte 0 is 0x78; want 0xa5" kind="modified after Put" type=[]byte
+	// 100 112
 }

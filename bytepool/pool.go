@@ -7,6 +7,7 @@ import (
 
 	"github.com/poolkit/pool"
 	"github.com/poolkit/pool/internal/budget"
+	"github.com/poolkit/pool/internal/pooldebug"
 	"github.com/poolkit/pool/internal/poolhooks"
 	"github.com/poolkit/pool/internal/sizeclass"
 )
@@ -50,6 +51,15 @@ type Pool struct {
 	// Ps, at most 2 MiB per P) that other Ps cannot use: a Put may be
 	// dropped while the idle bytes are up to that much below MaxBytes.
 	// 0 means DefaultMaxBytes; a negative value keeps nothing.
+	//
+	// Under memory pressure (the heap goal at 90% or more of the memory
+	// limit, see package pool) the budget shrinks to MaxBytes/8: GC
+	// trimming releases every idle slice, and Ps stop refilling their
+	// share once the idle bytes plus the shares reach MaxBytes/8, so the
+	// idle bytes stay under MaxBytes/8 plus the Ps' shares (at most 2 MiB
+	// per P, MaxBytes/4 in all). The full budget returns when the
+	// pressure ends. Only the slow path that refills a P's share looks at
+	// the pressure.
 	MaxBytes int64
 
 	// st is the pool's state, created on first use. Read with load-acquire
@@ -80,6 +90,8 @@ type state struct {
 
 	spare pool.Pool[*Buffer] // idle Buffers without storage
 	learn learner            // start class of new Buffers
+
+	poisoned poisonSet // POOLDEBUG=poison=1 bookkeeping (debug.go)
 }
 
 // class is one size class: an engine pool of slices of exactly size bytes
@@ -134,6 +146,7 @@ func (p *Pool) init() *state {
 		s.maxBytes = 0
 	}
 	s.budget.Init(s.maxBytes)
+	s.budget.ShrinkUnderPressure(poolhooks.UnderPressure)
 	s.maxSize = -1
 	if top := sizeclass.Floor(maxSize); top >= 0 {
 		s.maxSize = sizeclass.Size(top)
@@ -186,6 +199,9 @@ func (s *state) get(n int) []byte {
 	// Fast path: a hit in the class that fits n.
 	c := &s.classes[sizeclass.Ceil(n)]
 	if b := c.p.Get(); b != nil {
+		if pooldebug.On.Load() && !s.checkPoison(b[:c.size], "bytepool.Get", "[]byte") {
+			return make([]byte, n, c.size) // modified after Put: drop it
+		}
 		return b[:n]
 	}
 	return make([]byte, n, c.size)
@@ -239,5 +255,8 @@ func (s *state) put(b []byte) {
 		return
 	}
 	c := &s.classes[i]
+	if pooldebug.On.Load() {
+		s.poison(b[:c.size])
+	}
 	c.p.Put(b[:0:c.size])
 }

@@ -76,6 +76,7 @@ func TestGetClassBoundaries(t *testing.T) {
 // boundary-1, boundary and boundary+1: the largest class not above cap.
 func TestPutClassBoundaries(t *testing.T) {
 	noGC(t)
+	oneP(t) // a goroutine moved to another P between Put and Get would miss
 	for c := 0; c < sizeclass.NumClasses && sizeclass.Size(c) <= bytepool.DefaultMaxSize; c++ {
 		size := sizeclass.Size(c)
 		for _, n := range []int{size - 1, size, size + 1} {

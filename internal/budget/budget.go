@@ -22,13 +22,23 @@ import (
 // returns the excess above 2*chunk to free. Credit held by other Ps cannot
 // be used: a reservation may fail while idle bytes are up to
 // 2*chunk*GOMAXPROCS (at most max/4) below max.
+//
+// Memory pressure (ShrinkUnderPressure): while pressure reports true, a
+// refill leaves at least floor = max - max/PressureDivisor in free and takes
+// no chunk beyond its need. Refills are the only way idle + Σ credit grows,
+// so once the trimmer has released the idle objects (their bytes go to the
+// releasing P's credit, capped at 2*chunk), idle stays under
+// max/PressureDivisor plus the credit the Ps hold (2*chunk per P, at most
+// max/4 in total). The fast paths never look at pressure.
 type Budget struct {
-	max   int64
-	chunk int64    // credit a P takes beyond its need; it keeps at most 2*chunk
-	local []credit // indexed by P id, sized by Init; Ps beyond it use free directly
-	_     [24]byte // the fields above are read-only; keep them off free's cache line
-	free  atomic.Int64
-	_     [56]byte // free is written by every slow path
+	max      int64
+	chunk    int64       // credit a P takes beyond its need; it keeps at most 2*chunk
+	local    []credit    // indexed by P id, sized by Init; Ps beyond it use free directly
+	pressure func() bool // nil, or reports memory pressure; called on refills only
+	floor    int64       // free kept back from refills under pressure
+	_        [8]byte     // the fields above are read-only; keep them off free's cache line
+	free     atomic.Int64
+	_        [56]byte // free is written by every slow path
 }
 
 // credit is one P's share of the budget.
@@ -45,6 +55,20 @@ func (b *Budget) Init(max int64) {
 	b.chunk = min(max/int64(8*procs), 1<<20)
 	b.local = make([]credit, procs)
 	b.free.Store(max)
+}
+
+// PressureDivisor is how much the budget shrinks under memory pressure:
+// refills stop once idle + Σ credit reaches max/PressureDivisor.
+const PressureDivisor = 8
+
+// ShrinkUnderPressure makes the budget shrink to max/PressureDivisor (plus
+// the Ps' credit) while pressure reports true, and return to max when it
+// reports false again. pressure is called only when a P refills its credit
+// from free, never on the fast path; it must not block. ShrinkUnderPressure
+// must be called after Init and before any other method.
+func (b *Budget) ShrinkUnderPressure(pressure func() bool) {
+	b.pressure = pressure
+	b.floor = b.max - b.max/PressureDivisor
 }
 
 // ReservePinned takes n bytes of budget for an object about to be cached
@@ -82,14 +106,20 @@ func (b *Budget) Reserve(n int64) bool {
 }
 
 // take moves as much as it can, up to hi bytes, out of free and returns the
-// amount, or moves nothing and returns 0 if free holds less than lo.
+// amount, or moves nothing and returns 0 if free holds less than lo. Under
+// memory pressure it takes at most lo and leaves floor in free (slow path).
 func (b *Budget) take(lo, hi int64) int64 {
+	var floor int64
+	if b.pressure != nil && b.pressure() {
+		floor, hi = b.floor, lo
+	}
 	for {
 		free := b.free.Load()
-		if free < lo {
+		avail := free - floor
+		if avail < lo {
 			return 0
 		}
-		got := min(free, hi)
+		got := min(avail, hi)
 		if b.free.CompareAndSwap(free, free-got) {
 			return got
 		}

@@ -59,3 +59,45 @@ func TestNeverExceeded(t *testing.T) {
 		t.Fatalf("Idle() after everything was released = %d; want 0", got)
 	}
 }
+
+// TestShrinkUnderPressure checks that under pressure refills stop at
+// max/PressureDivisor (plus the credit a P already holds), that a P keeps
+// using its credit, and that the full budget returns when pressure ends.
+func TestShrinkUnderPressure(t *testing.T) {
+	const max = 1 << 20
+	var under atomic.Bool
+	var b Budget
+	b.Init(max)
+	b.ShrinkUnderPressure(under.Load)
+	reserveAll := func(n int64) (got int64) {
+		for b.Reserve(n) {
+			got += n
+		}
+		return got
+	}
+
+	under.Store(true)
+	if got := reserveAll(1024); got != max/PressureDivisor {
+		t.Fatalf("under pressure from an empty budget: reserved %d; want %d", got, max/PressureDivisor)
+	}
+	if got := b.Free(); got != max-max/PressureDivisor {
+		t.Fatalf("under pressure: Free() = %d; want the floor %d", got, max-max/PressureDivisor)
+	}
+
+	under.Store(false)
+	if got := reserveAll(1024); got != max-max/PressureDivisor {
+		t.Fatalf("after the pressure ended: reserved %d more; want the rest of the budget, %d", got, max-max/PressureDivisor)
+	}
+	if got := b.Idle(); got != max {
+		t.Fatalf("after the pressure ended: Idle() = %d; want %d", got, max)
+	}
+
+	// Pressure returns while everything is idle: releases go to the
+	// credit and free, and refills stop at max/PressureDivisor again.
+	under.Store(true)
+	b.Release(max)
+	if got := reserveAll(1024); got > max/PressureDivisor+2*b.chunk*int64(len(b.local)) {
+		t.Fatalf("pressure after a full release: reserved %d; want at most %d + the credit slack %d",
+			got, max/PressureDivisor, 2*b.chunk*int64(len(b.local)))
+	}
+}
