@@ -21,7 +21,7 @@ func write(b *bytes.Buffer) { b.WriteByte('x') }
 // write, Put — on *bytes.Buffer objects from one goroutine, against
 // sync.Pool doing the same.
 func BenchmarkPoolGetPut(b *testing.B) {
-	b.Run("syncpool", func(b *testing.B) {
+	b.Run("impl=syncpool", func(b *testing.B) {
 		sp := sync.Pool{New: func() any { return new(bytes.Buffer) }}
 		b.ReportAllocs()
 		for b.Loop() {
@@ -31,7 +31,7 @@ func BenchmarkPoolGetPut(b *testing.B) {
 			sp.Put(buf)
 		}
 	})
-	b.Run("pool", func(b *testing.B) {
+	b.Run("impl=pool", func(b *testing.B) {
 		p := pool.Pool[*bytes.Buffer]{New: func() *bytes.Buffer { return new(bytes.Buffer) }}
 		b.ReportAllocs()
 		for b.Loop() {
@@ -43,7 +43,7 @@ func BenchmarkPoolGetPut(b *testing.B) {
 	})
 	// The same op with the Reset hook doing the Reset: one indirect call
 	// instead of the inlined method.
-	b.Run("pool-resethook", func(b *testing.B) {
+	b.Run("impl=pool-resethook", func(b *testing.B) {
 		p := pool.Pool[*bytes.Buffer]{
 			New:   func() *bytes.Buffer { return new(bytes.Buffer) },
 			Reset: (*bytes.Buffer).Reset,
@@ -60,7 +60,7 @@ func BenchmarkPoolGetPut(b *testing.B) {
 // BenchmarkPoolGetPutParallel is the same op from GOMAXPROCS goroutines
 // (RunParallel): it stresses the per-P sharding and false sharing.
 func BenchmarkPoolGetPutParallel(b *testing.B) {
-	b.Run("syncpool", func(b *testing.B) {
+	b.Run("impl=syncpool", func(b *testing.B) {
 		sp := sync.Pool{New: func() any { return new(bytes.Buffer) }}
 		b.ReportAllocs()
 		b.RunParallel(func(pb *testing.PB) {
@@ -72,7 +72,7 @@ func BenchmarkPoolGetPutParallel(b *testing.B) {
 			}
 		})
 	})
-	b.Run("pool", func(b *testing.B) {
+	b.Run("impl=pool", func(b *testing.B) {
 		p := pool.Pool[*bytes.Buffer]{
 			New:   func() *bytes.Buffer { return new(bytes.Buffer) },
 			Reset: (*bytes.Buffer).Reset,
@@ -95,7 +95,7 @@ func writeSlice(s []byte) { s[0] = 'x' }
 // slice header on every Put (staticcheck SA6002), Pool[[]byte] stores it
 // unboxed.
 func BenchmarkPoolSlice(b *testing.B) {
-	b.Run("syncpool", func(b *testing.B) {
+	b.Run("impl=syncpool", func(b *testing.B) {
 		sp := sync.Pool{New: func() any { return make([]byte, 64) }}
 		b.ReportAllocs()
 		for b.Loop() {
@@ -104,7 +104,7 @@ func BenchmarkPoolSlice(b *testing.B) {
 			sp.Put(s) //nolint:staticcheck // SA6002 is the point of the comparison
 		}
 	})
-	b.Run("pool", func(b *testing.B) {
+	b.Run("impl=pool", func(b *testing.B) {
 		p := pool.Pool[[]byte]{New: func() []byte { return make([]byte, 64) }}
 		b.ReportAllocs()
 		for b.Loop() {
@@ -144,7 +144,7 @@ func BenchmarkPoolGCRetention(b *testing.B) {
 		}
 		b.ReportMetric(float64(hits)/float64(gets), "hit-ratio")
 	}
-	b.Run("syncpool", func(b *testing.B) {
+	b.Run("impl=syncpool", func(b *testing.B) {
 		var sp sync.Pool
 		run(b, func() ([]byte, bool) {
 			if p, ok := sp.Get().(*[]byte); ok {
@@ -153,7 +153,7 @@ func BenchmarkPoolGCRetention(b *testing.B) {
 			return newBuf(), false
 		}, func(s []byte) { sp.Put(&s) })
 	})
-	b.Run("pool-minidle", func(b *testing.B) {
+	b.Run("impl=pool-minidle", func(b *testing.B) {
 		p := pool.Pool[[]byte]{MinIdle: n}
 		run(b, func() ([]byte, bool) {
 			if s := p.Get(); s != nil {
