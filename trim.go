@@ -85,15 +85,20 @@ func armSentinel() {
 	}, struct{}{})
 }
 
-// recheckDelay is how long after a pass the trimmer looks at the GC cycle
-// count again. A sentinel allocated while a cycle is marking survives that
-// cycle, so the end of that cycle wakes nobody; the recheck notices it.
-const recheckDelay = 20 * time.Millisecond
+// The trimmer also looks at the GC cycle count on a timer: a sentinel
+// allocated while a cycle is marking survives that cycle, so the end of that
+// cycle wakes nobody. After each pass the timer starts at recheckMin and
+// doubles, while nothing changes, up to recheckMax, where it stays: one
+// runtime/metrics read a second in an idle program.
+const (
+	recheckMin = 20 * time.Millisecond
+	recheckMax = time.Second
+)
 
 func trimLoop() {
 	var last uint64
-	recheck := time.NewTimer(time.Hour)
-	recheck.Stop()
+	delay := recheckMin
+	recheck := time.NewTimer(delay)
 	for {
 		select {
 		case <-trimmer.wake:
@@ -101,6 +106,8 @@ func trimLoop() {
 		}
 		now := runtimex.GCCycles()
 		if now == last {
+			delay = min(2*delay, recheckMax)
+			recheck.Reset(delay)
 			continue
 		}
 		last = now
@@ -129,7 +136,8 @@ func trimLoop() {
 			trimmer.mu.Unlock()
 		}
 		trimmer.done.Store(now)
-		recheck.Reset(recheckDelay)
+		delay = recheckMin
+		recheck.Reset(delay)
 	}
 }
 
