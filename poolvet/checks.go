@@ -22,6 +22,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 		return
 	}
 	c.checkPutPaths(fn, puts)
+	c.checkHandOffs(fn, puts)
 	c.checkNoReset(fn, puts, gets)
 	for _, p := range puts {
 		c.checkNonPointer(p)

@@ -460,6 +460,20 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 					s.putParams[i] = s.putParams[i] || resets
 				}
 			}
+		case *ssa.Alloc:
+			// pool.Put(&bs) of a parameter bs whose address is taken: the
+			// variable holds the caller's slice, so the parameter is put.
+			if p.key.cell {
+				continue
+			}
+			for i, q := range fn.Params {
+				if storesFrom(fn, v, q, c) {
+					if s.putParams == nil {
+						s.putParams = map[int]bool{}
+					}
+					s.putParams[i] = s.putParams[i] || resets
+				}
+			}
 		case *ssa.FreeVar:
 			for i, q := range fn.FreeVars {
 				if q == v {

@@ -44,6 +44,8 @@ func TestChecks(t *testing.T) {
 		{"typemismatch", []string{"typemismatch"}},
 		{"usewrap", []string{"useafterput", "doubleput"}},
 		{"stdlike", checks},
+		{"realbugs", []string{"useafterput", "doubleput", "nonpointer", "noreset", "typemismatch"}},
+		{"realbugsunbounded", checks},
 		{"disabled", nil},
 	}
 	for _, tt := range tests {

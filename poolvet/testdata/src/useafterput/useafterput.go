@@ -193,3 +193,184 @@ func loop(n int) {
 		recPool.Put(r)
 	}
 }
+
+// ---- hand-offs before the Put ----
+
+func consume(r *record)       {}
+func consumeBytes(b []byte)   {}
+func later(f func())          {}
+func releaseRecord(r *record) { recPool.Put(r) }
+
+// A goroutine still running when the object goes back.
+func goBeforePut() {
+	r := recPool.Get().(*record)
+	go consume(r)
+	recPool.Put(r) // want `r is put back into the pool while a goroutine started at line \d+ may still use it`
+}
+
+// A goroutine closure that captured an alias of the object.
+func goClosureBeforePut() {
+	buf := bufPool.Get().(*bytes.Buffer)
+	b := buf.Bytes()
+	go func() { consumeBytes(b) }()
+	bufPool.Put(buf) // want `buf is put back into the pool while a goroutine started at line \d+ may still use it`
+}
+
+// Waiting for the goroutine first: fine.
+func goWaitGroup() {
+	r := recPool.Get().(*record)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		consume(r)
+	}()
+	wg.Wait()
+	recPool.Put(r)
+}
+
+// Waiting on one path only: the other path is reported.
+func goWaitOnOnePath(wait bool) {
+	r := recPool.Get().(*record)
+	done := make(chan struct{})
+	go func() {
+		consume(r)
+		close(done)
+	}()
+	if wait {
+		<-done
+	}
+	recPool.Put(r) // want `r is put back into the pool while a goroutine started at line \d+ may still use it`
+}
+
+// The goroutine owns the object and puts it back itself: fine.
+func goOwns() {
+	r := recPool.Get().(*record)
+	go releaseRecord(r)
+}
+
+// A goroutine that gets only a copy of a field: fine.
+func goCopiesField() {
+	r := recPool.Get().(*record)
+	go func(id int) { _ = id }(r.id)
+	recPool.Put(r)
+}
+
+// Sent on a channel, then put back at once.
+func sendBeforePut(ch chan<- []byte) {
+	r := recPool.Get().(*record)
+	ch <- r.data
+	recPool.Put(r) // want `r is put back into the pool while the receiver of the channel send at line \d+ may still use it`
+}
+
+// Sent, then the receiver hands it back before the Put: fine.
+func sendThenReceive(work chan *record, done chan *record) {
+	r := recPool.Get().(*record)
+	work <- r
+	r = <-done
+	recPool.Put(r)
+}
+
+// A select with a default that puts the object when it was not sent: fine.
+func selectDefault(ch chan *record) {
+	r := recPool.Get().(*record)
+	select {
+	case ch <- r:
+	default:
+		recPool.Put(r)
+	}
+}
+
+// Locking before the Put orders the other user: fine.
+func lockBeforePut(mu *sync.Mutex, ch chan *record) {
+	r := recPool.Get().(*record)
+	ch <- r
+	mu.Lock()
+	recPool.Put(r)
+	mu.Unlock()
+}
+
+// Stored in a package-level variable and then put back.
+var lastRecord *record
+
+func storeGlobalBeforePut() {
+	r := recPool.Get().(*record)
+	lastRecord = r
+	recPool.Put(r) // want `r is put back into the pool while package-level lastRecord, where it was stored at line \d+ may still use it`
+}
+
+type conn struct {
+	cur  *record
+	keep *record
+}
+
+// Stored in a field of the receiver and left there.
+func (c *conn) storeFieldBeforePut() {
+	r := recPool.Get().(*record)
+	c.keep = r
+	recPool.Put(r) // want `r is put back into the pool while c.keep, where it was stored at line \d+ may still use it`
+}
+
+// Parked in a field of the receiver and cleared before the Put: fine.
+func (c *conn) parkAndClear() {
+	r := recPool.Get().(*record)
+	c.cur = r
+	consume(c.cur)
+	c.cur = nil
+	recPool.Put(r)
+}
+
+// A field of another parameter, as in cmd.Stdout = buf: not reported.
+func storeParamField(c *conn) {
+	r := recPool.Get().(*record)
+	c.keep = r
+	recPool.Put(r)
+}
+
+// A closure stored in a package-level variable outlives the Put.
+var onClose func()
+
+func closureOutlives() {
+	r := recPool.Get().(*record)
+	onClose = func() { consume(r) }
+	recPool.Put(r) // want `r is put back into the pool while package-level onClose, where it was stored at line \d+ may still use it`
+}
+
+// A closure handed to an unknown function: unsure, silent.
+func closureToUnknown() {
+	r := recPool.Get().(*record)
+	later(func() { consume(r) })
+	recPool.Put(r)
+}
+
+// A deferred Put with a goroutine nobody waits for.
+func deferGo() {
+	r := recPool.Get().(*record)
+	defer recPool.Put(r)
+	go consume(r) // want `r is handed to a goroutine here, but the deferred Put at line \d+ gives it back to the pool when the function returns`
+}
+
+// A deferred Put with a deferred Wait registered after it: Wait runs first.
+func deferGoWait() {
+	r := recPool.Get().(*record)
+	defer recPool.Put(r)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		consume(r)
+	}()
+}
+
+// A deferred Put, with the goroutine joined before return: fine.
+func deferGoJoined() {
+	r := recPool.Get().(*record)
+	defer recPool.Put(r)
+	done := make(chan struct{})
+	go func() {
+		consume(r)
+		close(done)
+	}()
+	<-done
+}

@@ -1,0 +1,278 @@
+package poolvet
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A handOff is an instruction that gives the object, or memory it shares,
+// to a user that may outlive the instruction: a goroutine, the receiver of
+// a channel send, or a longer-lived value it is stored in.
+type handOff struct {
+	instr ssa.Instruction
+	what  string // for a later Put: "a goroutine started", "the receiver of the channel send", ...
+	to    string // for a deferred Put: "a goroutine", "the receiver of this send", ...
+}
+
+// checkHandOffs reports Puts that can run while another user the object was
+// handed to may still hold it, with nothing on the way (a WaitGroup's Wait,
+// a channel receive, a lock, a select) that orders that user first.
+func (c *checker) checkHandOffs(fn *ssa.Function, puts []putSite) {
+	if !*enabled[checkUseAfterPut] || len(puts) == 0 {
+		return
+	}
+	for i := range puts {
+		p := &puts[i]
+		if !trackable(p) || p.cond {
+			continue
+		}
+		t := c.newTracker(fn, p.key)
+		hs := c.handOffs(fn, t)
+		if len(hs) == 0 {
+			continue
+		}
+		if p.deferred {
+			c.checkDeferredHandOffs(fn, t, p, hs)
+			continue
+		}
+		for _, h := range hs {
+			if c.putFollows(t, h.instr, p) {
+				c.report(checkUseAfterPut, p.instr.Pos(), nil,
+					"%s is put back into the pool while %s at line %d may still use it: nothing (a WaitGroup, a channel receive, a lock) orders that use before the Put, so the next Get can hand the object to another user mid-use",
+					c.objName(p), h.what, c.line(h.instr.Pos()))
+				break
+			}
+		}
+	}
+}
+
+// checkDeferredHandOffs reports hand-offs after which the function can
+// return, running the deferred Put p, with no synchronisation on the way.
+func (c *checker) checkDeferredHandOffs(fn *ssa.Function, t *tracker, p *putSite, hs []handOff) {
+	// A deferred Wait or Lock runs too, possibly before the Put: stay silent.
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if d, ok := instr.(*ssa.Defer); ok && d != p.instr && c.isSyncCall(&d.Call) {
+				return
+			}
+		}
+	}
+	for _, h := range hs {
+		registered := precedes(p.instr, h.instr)
+		found := false
+		t.walk(h.instr, func(instr ssa.Instruction, _ *path) action {
+			if instr == p.instr {
+				registered = true
+			}
+			if c.isSync(instr) {
+				return stopPath
+			}
+			if _, ok := instr.(*ssa.Return); ok && registered {
+				found = true
+				return stopAll
+			}
+			return next
+		})
+		if found {
+			c.report(checkUseAfterPut, h.instr.Pos(), nil,
+				"%s is handed to %s here, but the deferred Put at line %d gives it back to the pool when the function returns without waiting for that user: the next Get can hand the object to another user mid-use",
+				c.objName(p), h.to, c.line(p.instr.Pos()))
+			return
+		}
+	}
+}
+
+// precedes reports whether a runs before b on every path: a's block
+// dominates b's, and a comes first when they share a block.
+func precedes(a, b ssa.Instruction) bool {
+	if a.Block() != b.Block() {
+		return a.Block().Dominates(b.Block())
+	}
+	for _, instr := range a.Block().Instrs {
+		if instr == a {
+			return true
+		}
+		if instr == b {
+			return false
+		}
+	}
+	return false
+}
+
+// putFollows reports whether p, putting the tracked object, can be reached
+// from h on a path without synchronisation.
+func (c *checker) putFollows(t *tracker, h ssa.Instruction, p *putSite) bool {
+	found := false
+	t.walk(h, func(instr ssa.Instruction, path *path) action {
+		if instr == p.instr && t.sameObject(path, p.key) {
+			found = true
+			return stopAll
+		}
+		if c.isSync(instr) {
+			return stopPath
+		}
+		return next
+	})
+	return found
+}
+
+// handOffs returns the instructions of fn that hand the tracked object, or
+// an alias of it, to a user that may outlive them.
+func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
+	var out []handOff
+	none := &path{}
+	alias := func(v ssa.Value) bool { return v != nil && t.class(none, v) != notAlias }
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Go:
+				if c.goHandsOff(&x.Call, alias) {
+					out = append(out, handOff{x, "a goroutine started", "a goroutine"})
+				}
+			case *ssa.Send:
+				if alias(x.X) {
+					out = append(out, handOff{x, "the receiver of the channel send", "the receiver of this channel send"})
+				}
+			case *ssa.Store:
+				if !alias(x.Val) || alias(x.Addr) {
+					continue
+				}
+				loc, ok := longLived(x.Addr)
+				if !ok || clearedElsewhere(fn, x, loc, alias) {
+					continue
+				}
+				out = append(out, handOff{x, loc + ", where it was stored", loc + ", which outlives the call"})
+			}
+		}
+	}
+	return out
+}
+
+// goHandsOff reports whether a go statement passes an alias of the object
+// to the new goroutine, which does not put it back itself.
+func (c *checker) goHandsOff(com *ssa.CallCommon, alias func(ssa.Value) bool) bool {
+	passes := alias(com.Value)
+	for _, a := range com.Args {
+		if alias(a) {
+			passes = true
+		}
+	}
+	if !passes {
+		return false
+	}
+	// The goroutine takes ownership if it puts the object back itself.
+	if ce, ok := c.calleeOf(com); ok {
+		if ce.prim != nil || ce.sum != nil && (len(ce.sum.putParams) > 0 || len(ce.sum.putFree) > 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// longLived describes the location at addr if it is memory that outlives
+// the call: a package-level variable, or a field reached from one or from
+// the receiver.
+func longLived(addr ssa.Value) (string, bool) {
+	var fields []string
+	for i := 0; i < 8; i++ {
+		switch a := addr.(type) {
+		case *ssa.Global:
+			return describeLoc("package-level "+a.Name(), fields), true
+		case *ssa.Parameter:
+			// Only the receiver: a field of another parameter is often
+			// configuration of a synchronous call (cmd.Stdout = buf).
+			if len(fields) == 0 || !isReceiver(a) {
+				return "", false
+			}
+			return describeLoc(a.Name(), fields), true
+		case *ssa.FieldAddr:
+			st, ok := a.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+			if !ok {
+				return "", false
+			}
+			fields = append([]string{st.Field(a.Field).Name()}, fields...)
+			addr = a.X
+		case *ssa.UnOp:
+			if a.Op != token.MUL {
+				return "", false
+			}
+			addr = a.X
+		default:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// isReceiver reports whether p is the receiver of its method.
+func isReceiver(p *ssa.Parameter) bool {
+	fn := p.Parent()
+	return fn.Signature.Recv() != nil && len(fn.Params) > 0 && fn.Params[0] == p
+}
+
+func describeLoc(base string, fields []string) string {
+	if len(fields) == 0 {
+		return base
+	}
+	return base + "." + strings.Join(fields, ".")
+}
+
+// clearedElsewhere reports whether fn also stores something other than the
+// object into the same location, as code that parks an object in a field
+// and clears the field before the Put does.
+func clearedElsewhere(fn *ssa.Function, st *ssa.Store, loc string, alias func(ssa.Value) bool) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			o, ok := instr.(*ssa.Store)
+			if !ok || o == st || alias(o.Val) {
+				continue
+			}
+			if l, ok := longLived(o.Addr); ok && l == loc {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isSync reports whether instr orders another goroutine's work before what
+// follows it: a channel receive, a select, or a call that waits or locks.
+func (c *checker) isSync(instr ssa.Instruction) bool {
+	switch x := instr.(type) {
+	case *ssa.UnOp:
+		return x.Op == token.ARROW
+	case *ssa.Select:
+		return true
+	case *ssa.Call:
+		return c.isSyncCall(&x.Call)
+	}
+	return false
+}
+
+// syncNames are the names of functions and methods that wait for or
+// exclude other goroutines: sync.WaitGroup.Wait, errgroup's Wait,
+// sync.Mutex.Lock, sync.Once.Do, sync.Cond.Wait and their look-alikes.
+var syncNames = map[string]bool{
+	"Wait": true, "Lock": true, "RLock": true, "Do": true, "Join": true,
+}
+
+// isSyncCall reports whether a call synchronises with other goroutines,
+// judged by its name. Helpers that receive from a channel inside do not
+// count: a receive there orders only what was sent before it.
+func (c *checker) isSyncCall(com *ssa.CallCommon) bool {
+	var name string
+	if com.IsInvoke() {
+		name = com.Method.Name()
+	} else if fn := com.StaticCallee(); fn != nil {
+		name = fn.Name()
+		if obj, ok := fn.Object().(*types.Func); ok {
+			name = obj.Name()
+		}
+	} else {
+		return false
+	}
+	return syncNames[name] || strings.Contains(name, "Wait") || strings.Contains(name, "wait")
+}
