@@ -24,8 +24,10 @@
 //     buf.Bytes(), *p of a pooled *[]byte, a closure that captured it), is
 //     used after the object went back to the pool on some path. With a
 //     deferred Put the report is at the return statement that leaks the
-//     alias. Values sent on a channel, stored in memory that outlives the
-//     call, or handed to a goroutine before the Put are reported too.
+//     alias. A Put is reported too when the object was handed to a
+//     goroutine, sent on a channel, or stored in a package-level variable
+//     or a field of the receiver earlier on a path with no channel receive,
+//     select, or Wait/Lock/Do-style call between the hand-off and the Put.
 //   - doubleput: the same object is put twice on one path, including a Put in
 //     a loop body of an object defined outside it, and an explicit Put of an
 //     object whose Put is already deferred.
