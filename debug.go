@@ -2,10 +2,12 @@ package pool
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/poolkit/pool/internal/pooldebug"
@@ -77,7 +79,16 @@ type debugState struct {
 	epoch   uint64                  // pooldebug.Epoch when idle was last valid
 	idle    map[uintptr]struct{}    // identities of objects idle in the pool (doubleput)
 	tracked map[uintptr]*leakRecord // objects handed out and sampled for leak=N
-	sample  uint64                  // Gets seen, for 1-in-N sampling
+
+	// filter counts the tracked objects by a hash of their identity, so
+	// that with leak=N alone a Put can tell without taking mu that its
+	// object is not tracked (the common case: N-1 in N).
+	filter [256]atomic.Int32
+}
+
+// filterIndex hashes an identity to a filter slot (Fibonacci hashing).
+func filterIndex(id uintptr) int {
+	return int(uint64(id>>4) * 0x9e3779b97f4a7c15 >> 56)
 }
 
 // leakRecord is what the cleanup of a tracked object reports.
@@ -136,11 +147,15 @@ func (p *Pool[T]) debugPut(st *state[T], x *T) bool {
 	}
 	set := pooldebug.Current()
 	d := &st.c.dbg
+	if !set.DoublePut && d.filter[filterIndex(id)].Load() == 0 {
+		return true // leak=N only, and x is not tracked: no lock
+	}
 	d.mu.Lock()
 	d.syncEpoch()
 	if r := d.tracked[id]; r != nil {
 		r.stop.Stop()
 		delete(d.tracked, id)
+		d.filter[filterIndex(id)].Add(-1)
 	}
 	if set.DoublePut {
 		if _, dup := d.idle[id]; dup {
@@ -189,14 +204,19 @@ func (p *Pool[T]) debugGet(st *state[T], x *T, hit bool) {
 		return
 	}
 	set := pooldebug.Current()
+	// Sample before taking the lock: with leak=N alone, N-1 Gets in N
+	// cost one random number.
+	sampled := set.Leak == 1 || set.Leak > 1 && rand.Uint64N(uint64(set.Leak)) == 0
+	if !sampled && !set.DoublePut {
+		return
+	}
 	d := &st.c.dbg
 	d.mu.Lock()
 	d.syncEpoch()
 	if hit {
 		delete(d.idle, id)
 	}
-	d.sample++
-	if set.Leak <= 0 || d.sample%uint64(set.Leak) != 0 || d.tracked[id] != nil {
+	if !sampled || d.tracked[id] != nil {
 		d.mu.Unlock()
 		return
 	}
@@ -209,6 +229,7 @@ func (p *Pool[T]) debugGet(st *state[T], x *T, hit bool) {
 		d.tracked = make(map[uintptr]*leakRecord)
 	}
 	d.tracked[id] = r
+	d.filter[filterIndex(id)].Add(1)
 	d.mu.Unlock()
 }
 
@@ -218,6 +239,7 @@ func reportLeak(r *leakRecord) {
 	d.mu.Lock()
 	if d.tracked[r.id] == r {
 		delete(d.tracked, r.id)
+		d.filter[filterIndex(r.id)].Add(-1)
 	}
 	d.mu.Unlock()
 	// The call site is the first frame outside poolkit's own packages.

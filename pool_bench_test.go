@@ -163,3 +163,27 @@ func BenchmarkPoolGCRetention(b *testing.B) {
 		}, p.Put)
 	})
 }
+
+// BenchmarkPoolDebug measures the GetPut op under each POOLDEBUG setting:
+// "off" is the cost every user pays for debug support (one flag load in Get
+// and Put), "leak128" the production setting of issue 6.
+func BenchmarkPoolDebug(b *testing.B) {
+	for _, mode := range []struct{ name, settings string }{
+		{"off", ""},
+		{"leak128", "leak=128"},
+		{"doubleput", "doubleput=1"},
+		{"leak1", "leak=1"},
+	} {
+		b.Run("impl="+mode.name, func(b *testing.B) {
+			defer pool.SetDebug(pool.SetDebug(mode.settings))
+			p := pool.Pool[*bytes.Buffer]{New: func() *bytes.Buffer { return new(bytes.Buffer) }}
+			b.ReportAllocs()
+			for b.Loop() {
+				buf := p.Get()
+				buf.Reset()
+				write(buf)
+				p.Put(buf)
+			}
+		})
+	}
+}
