@@ -589,3 +589,17 @@ func TestStatsWhileInUse(t *testing.T) {
 	close(stop)
 	wg.Wait()
 }
+
+// TestNegativeBounds checks the documented handling of bad configuration:
+// negative MaxIdle and MinIdle are treated as 0 (no bound, no retention).
+func TestNegativeBounds(t *testing.T) {
+	noGC(t)
+	p := pool.Pool[*int]{MaxIdle: -5, MinIdle: -1}
+	const N = 100
+	for range N {
+		p.Put(new(int))
+	}
+	if s := p.Stats(); s.Puts != N || uint64(s.Idle)+s.Drops != N || (!pool.RaceEnabled && s.Idle != N) {
+		t.Fatalf("Stats() = %+v; want all %d Puts kept (negative MaxIdle means no bound)", s, N)
+	}
+}
