@@ -17,42 +17,64 @@ var sink any
 //go:noinline
 func write(b *bytes.Buffer) { b.WriteByte('x') }
 
+// The op of BenchmarkPoolGetPut*: Get, Reset, one non-inlined write, Put.
+func syncPoolOp(sp *sync.Pool) {
+	buf := sp.Get().(*bytes.Buffer)
+	buf.Reset()
+	write(buf)
+	sp.Put(buf)
+}
+
+func poolOp(p *pool.Pool[*bytes.Buffer]) {
+	buf := p.Get()
+	buf.Reset()
+	write(buf)
+	p.Put(buf)
+}
+
+// poolOpResetHook is the op with the Reset hook doing the Reset: one
+// indirect call instead of the inlined method.
+func poolOpResetHook(p *pool.Pool[*bytes.Buffer]) {
+	buf := p.Get()
+	write(buf)
+	p.Put(buf)
+}
+
+func newSyncPool() *sync.Pool {
+	return &sync.Pool{New: func() any { return new(bytes.Buffer) }}
+}
+
+func newBufPool(resetHook bool) *pool.Pool[*bytes.Buffer] {
+	p := &pool.Pool[*bytes.Buffer]{New: func() *bytes.Buffer { return new(bytes.Buffer) }}
+	if resetHook {
+		p.Reset = (*bytes.Buffer).Reset
+	}
+	return p
+}
+
 // BenchmarkPoolGetPut measures the basic op — Get, Reset, one non-inlined
 // write, Put — on *bytes.Buffer objects from one goroutine, against
 // sync.Pool doing the same.
 func BenchmarkPoolGetPut(b *testing.B) {
 	b.Run("impl=syncpool", func(b *testing.B) {
-		sp := sync.Pool{New: func() any { return new(bytes.Buffer) }}
+		sp := newSyncPool()
 		b.ReportAllocs()
 		for b.Loop() {
-			buf := sp.Get().(*bytes.Buffer)
-			buf.Reset()
-			write(buf)
-			sp.Put(buf)
+			syncPoolOp(sp)
 		}
 	})
 	b.Run("impl=pool", func(b *testing.B) {
-		p := pool.Pool[*bytes.Buffer]{New: func() *bytes.Buffer { return new(bytes.Buffer) }}
+		p := newBufPool(false)
 		b.ReportAllocs()
 		for b.Loop() {
-			buf := p.Get()
-			buf.Reset()
-			write(buf)
-			p.Put(buf)
+			poolOp(p)
 		}
 	})
-	// The same op with the Reset hook doing the Reset: one indirect call
-	// instead of the inlined method.
 	b.Run("impl=pool-resethook", func(b *testing.B) {
-		p := pool.Pool[*bytes.Buffer]{
-			New:   func() *bytes.Buffer { return new(bytes.Buffer) },
-			Reset: (*bytes.Buffer).Reset,
-		}
+		p := newBufPool(true)
 		b.ReportAllocs()
 		for b.Loop() {
-			buf := p.Get()
-			write(buf)
-			p.Put(buf)
+			poolOpResetHook(p)
 		}
 	})
 }
@@ -61,28 +83,20 @@ func BenchmarkPoolGetPut(b *testing.B) {
 // (RunParallel): it stresses the per-P sharding and false sharing.
 func BenchmarkPoolGetPutParallel(b *testing.B) {
 	b.Run("impl=syncpool", func(b *testing.B) {
-		sp := sync.Pool{New: func() any { return new(bytes.Buffer) }}
+		sp := newSyncPool()
 		b.ReportAllocs()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
-				buf := sp.Get().(*bytes.Buffer)
-				buf.Reset()
-				write(buf)
-				sp.Put(buf)
+				syncPoolOp(sp)
 			}
 		})
 	})
 	b.Run("impl=pool", func(b *testing.B) {
-		p := pool.Pool[*bytes.Buffer]{
-			New:   func() *bytes.Buffer { return new(bytes.Buffer) },
-			Reset: (*bytes.Buffer).Reset,
-		}
+		p := newBufPool(false)
 		b.ReportAllocs()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
-				buf := p.Get()
-				write(buf)
-				p.Put(buf)
+				poolOp(p)
 			}
 		})
 	})
@@ -176,13 +190,10 @@ func BenchmarkPoolDebug(b *testing.B) {
 	} {
 		b.Run("impl="+mode.name, func(b *testing.B) {
 			defer pool.SetDebug(pool.SetDebug(mode.settings))
-			p := pool.Pool[*bytes.Buffer]{New: func() *bytes.Buffer { return new(bytes.Buffer) }}
+			p := newBufPool(false)
 			b.ReportAllocs()
 			for b.Loop() {
-				buf := p.Get()
-				buf.Reset()
-				write(buf)
-				p.Put(buf)
+				poolOp(p)
 			}
 		})
 	}

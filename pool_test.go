@@ -23,6 +23,20 @@ func noGC(t *testing.T) {
 	t.Cleanup(func() { debug.SetGCPercent(debug.SetGCPercent(-1)) })
 }
 
+// forceGC runs GC cycles back to back, a millisecond apart, until stop is
+// closed.
+func forceGC(stop <-chan struct{}) {
+	for {
+		select {
+		case <-stop:
+			return
+		default:
+			runtime.GC()
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
 // oneP runs the test with GOMAXPROCS=1 so that every Get and Put use the
 // same P.
 func oneP(t *testing.T) {
@@ -401,17 +415,7 @@ func TestStressWithGC(t *testing.T) {
 			}
 			stop := make(chan struct{})
 			var gcs sync.WaitGroup
-			gcs.Go(func() {
-				for {
-					select {
-					case <-stop:
-						return
-					default:
-						runtime.GC()
-						time.Sleep(time.Millisecond)
-					}
-				}
-			})
+			gcs.Go(func() { forceGC(stop) })
 			var wg sync.WaitGroup
 			var ops, twice atomic.Int64
 			deadline := time.Now().Add(dur)
@@ -567,17 +571,7 @@ func TestStatsWhileInUse(t *testing.T) {
 			}
 		})
 	}
-	wg.Go(func() {
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-				runtime.GC()
-				time.Sleep(time.Millisecond)
-			}
-		}
-	})
+	wg.Go(func() { forceGC(stop) })
 	var last uint64
 	for range 20000 {
 		s := p.Stats()
