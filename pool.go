@@ -24,7 +24,8 @@ import (
 // cmd/poolbench, where pooling loses), or for short-lived objects whose
 // lifetime is one function (let escape analysis keep them on the stack).
 // A Pool is no free list for objects with a lifetime you must control: it may
-// drop anything it holds.
+// drop anything it holds. Values of T are cached inline, up to 16 per P in
+// each of two blocks: for large value types, pool pointers (*T) instead.
 //
 // The zero value is an empty pool ready to use: Get returns the zero T and
 // Put caches. The exported fields configure the pool and must be set before
