@@ -589,6 +589,10 @@ func (c *checker) exportFacts() {
 // mustPass reports whether every path from the entry of fn to a return
 // passes through instr. A branch on obj != nil counts only on its non-nil
 // side, so that "if buf != nil { pool.Put(buf) }" still always puts buf.
+// Likewise a size guard of obj (see sizeGuard) counts only on the side where
+// the size is within the bound: "if buf.Cap() <= max { pool.Put(buf) }" and
+// "if buf.Cap() > max { return }" put every buffer of normal size, and only
+// exist to drop huge ones.
 func mustPass(fn *ssa.Function, instr ssa.Instruction, obj ssa.Value) bool {
 	if len(fn.Blocks) == 0 {
 		return false
@@ -607,11 +611,15 @@ func mustPass(fn *ssa.Function, instr ssa.Instruction, obj ssa.Value) bool {
 		}
 		succs := b.Succs
 		if ifi, ok := last.(*ssa.If); ok && len(succs) == 2 {
-			if bin, ok := ifi.Cond.(*ssa.BinOp); ok && isNilCheckOf(bin, obj) {
-				if bin.Op == token.NEQ {
-					succs = succs[:1] // the true branch: obj != nil
-				} else {
-					succs = succs[1:] // the false branch of obj == nil
+			if bin, ok := ifi.Cond.(*ssa.BinOp); ok {
+				if isNilCheckOf(bin, obj) {
+					if bin.Op == token.NEQ {
+						succs = succs[:1] // the true branch: obj != nil
+					} else {
+						succs = succs[1:] // the false branch of obj == nil
+					}
+				} else if small, ok := sizeGuard(bin, obj); ok {
+					succs = succs[small : small+1]
 				}
 			}
 		}
@@ -630,14 +638,93 @@ func isNilCheckOf(bin *ssa.BinOp, obj ssa.Value) bool {
 	if bin.Op != token.EQL && bin.Op != token.NEQ {
 		return false
 	}
-	is := func(v ssa.Value) bool {
-		if v == obj {
-			return true
-		}
-		if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL && u.X == obj {
-			return true
-		}
-		return rootOf(v).v == obj
+	return isObj(bin.X, obj) && isNil(bin.Y) || isObj(bin.Y, obj) && isNil(bin.X)
+}
+
+// isObj reports whether v is obj, a load of it, or obj converted.
+func isObj(v, obj ssa.Value) bool {
+	if v == obj {
+		return true
 	}
-	return is(bin.X) && isNil(bin.Y) || is(bin.Y) && isNil(bin.X)
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL && u.X == obj {
+		return true
+	}
+	return rootOf(v).v == obj
+}
+
+// sizeGuard reports whether bin compares the size of obj (cap, len, Cap or
+// Len of it, or of *obj for a pooled *[]T) with a bound that is a constant
+// or a package-level variable, as a guard that drops huge buffers does. If
+// so, small is the index of the successor of the If on bin that is taken
+// when the size is within the bound: 0 for the true branch, 1 for the false.
+func sizeGuard(bin *ssa.BinOp, obj ssa.Value) (small int, ok bool) {
+	var lessTrue bool // the true branch holds when the left operand is the smaller
+	switch bin.Op {
+	case token.LSS, token.LEQ:
+		lessTrue = true
+	case token.GTR, token.GEQ:
+		lessTrue = false
+	default:
+		return 0, false
+	}
+	var sizeLeft bool
+	switch {
+	case isSizeOf(bin.X, obj) && isBound(bin.Y):
+		sizeLeft = true
+	case isSizeOf(bin.Y, obj) && isBound(bin.X):
+		sizeLeft = false
+	default:
+		return 0, false
+	}
+	if sizeLeft == lessTrue {
+		return 0, true
+	}
+	return 1, true
+}
+
+// isSizeOf reports whether v is cap(obj), len(obj), obj.Cap() or obj.Len(),
+// possibly of *obj and possibly converted.
+func isSizeOf(v, obj ssa.Value) bool {
+	if cv, ok := v.(*ssa.Convert); ok {
+		v = cv.X
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	of := func(x ssa.Value) bool {
+		if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL && isObj(u.X, obj) {
+			return true
+		}
+		return isObj(x, obj)
+	}
+	com := &call.Call
+	if com.IsInvoke() {
+		name := com.Method.Name()
+		return (name == "Cap" || name == "Len") && of(com.Value)
+	}
+	if bi, ok := com.Value.(*ssa.Builtin); ok {
+		return (bi.Name() == "cap" || bi.Name() == "len") && len(com.Args) == 1 && of(com.Args[0])
+	}
+	callee := com.StaticCallee()
+	if callee == nil || callee.Signature.Recv() == nil || len(com.Args) != 1 {
+		return false
+	}
+	name := callee.Name()
+	return (name == "Cap" || name == "Len") && of(com.Args[0])
+}
+
+// isBound reports whether v is a constant or the value of a package-level
+// variable, possibly converted.
+func isBound(v ssa.Value) bool {
+	if cv, ok := v.(*ssa.Convert); ok {
+		v = cv.X
+	}
+	switch x := v.(type) {
+	case *ssa.Const:
+		return !x.IsNil()
+	case *ssa.UnOp:
+		return x.Op == token.MUL && globalOf(x.X) != nil
+	}
+	return false
 }

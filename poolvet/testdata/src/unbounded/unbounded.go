@@ -96,3 +96,42 @@ func deferred(s string) string {
 	b.WriteString(s)
 	return b.String()
 }
+
+var maxKept = 64 << 10
+
+// A size guard in a deferred closure satisfies the check, in either form.
+func deferredGuarded(s string) string {
+	b := bufPool.Get().(*bytes.Buffer)
+	b.Reset()
+	defer func() {
+		if b.Cap() <= maxKept {
+			bufPool.Put(b)
+		}
+	}()
+	b.WriteString(s)
+	return b.String()
+}
+
+func deferredEarlyReturn(s string) string {
+	b := bufPool.Get().(*bytes.Buffer)
+	b.Reset()
+	defer func() {
+		if b.Cap() > maxKept {
+			return
+		}
+		bufPool.Put(b)
+	}()
+	b.WriteString(s)
+	return b.String()
+}
+
+// An unguarded Put in a deferred closure gets the fix inside the closure.
+func deferredClosure(s string) string {
+	b := bufPool.Get().(*bytes.Buffer)
+	b.Reset()
+	defer func() {
+		bufPool.Put(b) // want `b \(\*bytes.Buffer\) is put into the pool without a capacity check`
+	}()
+	b.WriteString(s)
+	return b.String()
+}

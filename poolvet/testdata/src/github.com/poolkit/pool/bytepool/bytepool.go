@@ -34,5 +34,11 @@ func (b *Buffer) Bytes() []byte { return b.buf }
 // Write appends p.
 func (b *Buffer) Write(p []byte) (int, error) { b.buf = append(b.buf, p...); return len(p), nil }
 
+// Len returns the number of bytes written.
+func (b *Buffer) Len() int { return len(b.buf) }
+
+// Cap returns the capacity of the buffer.
+func (b *Buffer) Cap() int { return cap(b.buf) }
+
 // Free returns b to its pool.
 func (b *Buffer) Free() {}
