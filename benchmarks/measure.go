@@ -72,13 +72,9 @@ func Measure(w *Workload, s *Strategy, opt Options) Measurement {
 	}
 	runtime.GC()
 	runtime.GC()
-	inst := s.New(nil)
-	if inst.Close != nil {
-		defer inst.Close()
-	}
-	var r reader
-	runtime.GC()
-	liveBefore := r.read().live
+	ph := startPhase(s)
+	defer ph.close()
+	inst, r := ph.inst, &ph.r
 
 	// Warm-up; next is the index of the next operation.
 	next := 0
@@ -108,10 +104,40 @@ func Measure(w *Workload, s *Strategy, opt Options) Measurement {
 		GCPerMop:    float64(after.cycles-before.cycles) / float64(n) * 1e6,
 		HitRatio:    hits.ratio(n),
 	}
-	runtime.GC()
-	m.RetainedBytes = float64(r.read().live) - float64(liveBefore)
-	runtime.KeepAlive(inst)
+	m.RetainedBytes = ph.retained()
 	return m
+}
+
+// phase is one strategy instance under measurement, shared by Measure and
+// the go test benchmarks: it records the live heap before the instance
+// does any work, so that retained can report what the instance keeps once
+// its work has stopped.
+type phase struct {
+	inst       Instance
+	r          reader
+	liveBefore uint64
+}
+
+func startPhase(s *Strategy) *phase {
+	ph := &phase{inst: s.New(nil)}
+	runtime.GC()
+	ph.liveBefore = ph.r.read().live
+	return ph
+}
+
+// retained runs one GC cycle and returns how much the live heap grew since
+// startPhase.
+func (ph *phase) retained() float64 {
+	runtime.GC()
+	v := float64(ph.r.read().live) - float64(ph.liveBefore)
+	runtime.KeepAlive(ph.inst)
+	return v
+}
+
+func (ph *phase) close() {
+	if ph.inst.Close != nil {
+		ph.inst.Close()
+	}
 }
 
 // hitCounter computes the hit ratio of a phase of operations.

@@ -2,7 +2,6 @@ package benchmarks
 
 import (
 	"math"
-	"runtime"
 	"testing"
 )
 
@@ -39,13 +38,9 @@ func benchWorkload(b *testing.B, name string) {
 	for _, s := range w.Strategies {
 		b.Run("strategy="+s.Name, func(b *testing.B) {
 			b.ReportAllocs()
-			inst := s.New(nil)
-			if inst.Close != nil {
-				defer inst.Close()
-			}
-			var r reader
-			runtime.GC()
-			liveBefore := r.read().live
+			ph := startPhase(&s)
+			defer ph.close()
+			inst, r := ph.inst, &ph.r
 			warm := max(1, min(b.N, 1000/max(w.GetsPerOp, 1)))
 			run(w, inst.Op, 0, warm)
 			hits := startHits(w, inst)
@@ -60,9 +55,7 @@ func benchWorkload(b *testing.B, name string) {
 			if h := hits.ratio(b.N); !math.IsNaN(h) {
 				b.ReportMetric(h, "hit-ratio")
 			}
-			runtime.GC()
-			b.ReportMetric(float64(r.read().live)-float64(liveBefore), "retained-B")
-			runtime.KeepAlive(inst)
+			b.ReportMetric(ph.retained(), "retained-B")
 		})
 	}
 }
