@@ -20,9 +20,11 @@ import (
 // most two GC cycles, as with sync.Pool.
 //
 // When not to use it: for objects that are cheap to allocate (small structs
-// without pointers to further allocations; see the tinystruct workload of
-// cmd/poolbench, where pooling loses), or for short-lived objects whose
-// lifetime is one function (let escape analysis keep them on the stack).
+// without pointers to further allocations, where a pool round trip costs
+// about as much as the allocation it saves: measure with the tinystruct
+// workload of cmd/poolbench on your machine), or for short-lived objects
+// whose lifetime is one function (let escape analysis keep them on the
+// stack).
 // A Pool is no free list for objects with a lifetime you must control: it may
 // drop anything it holds. Values of T are cached inline, up to 16 per P in
 // each of two blocks: for large value types, pool pointers (*T) instead.

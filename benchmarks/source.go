@@ -9,7 +9,7 @@ import (
 // A source hands out objects of type T and takes them back: the part of a
 // strategy that a workload's operation calls. Operations are written once
 // against this interface, so every strategy pays the same indirect call
-// (about 1-2 ns) per Get and per Put; the one workload whose operation is
+// per Get and per Put; the one workload whose operation is
 // small enough for that to matter (tinystruct) is written out per strategy.
 type source[T any] interface {
 	Get() T
