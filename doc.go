@@ -1,8 +1,10 @@
 // Package pool provides Pool, a typed object pool: what sync.Pool would be
 // if it were generic, bounded, observable and kind to expensive objects.
 //
-// A Pool[T] caches idle objects of type T per P (the scheduler's processor),
-// like sync.Pool, but:
+// A Pool[T] caches idle objects of type T per thread, in a section of code
+// the goroutine cannot be preempted in (as sync.Pool caches per P, pinned),
+// and like sync.Pool without a lock or atomic read-modify-write on its fast
+// path, but:
 //
 //   - Get returns a T: no type assertion, and non-pointer types such as
 //     []byte or small structs are stored without boxing, so Get and Put do

@@ -14,6 +14,20 @@ import (
 // Put drops one object in four on purpose.
 const RaceEnabled = raceEnabled
 
+// ForceGC runs GC cycles back to back, a millisecond apart, until stop is
+// closed.
+func ForceGC(stop <-chan struct{}) {
+	for {
+		select {
+		case <-stop:
+			return
+		default:
+			runtime.GC()
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
 // GCAndTrim forces a GC cycle and waits until the trimmer has processed it.
 // It reports false if the trimmer did not catch up within 10 seconds.
 func GCAndTrim() bool {

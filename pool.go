@@ -26,8 +26,17 @@ import (
 // whose lifetime is one function (let escape analysis keep them on the
 // stack).
 // A Pool is no free list for objects with a lifetime you must control: it may
-// drop anything it holds. Values of T are cached inline, up to 16 per P in
-// each of two blocks: for large value types, pool pointers (*T) instead.
+// drop anything it holds. Values of T are cached inline, up to 16 per
+// thread in each of two blocks. Values larger than 32 bytes skip the
+// per-thread caches and take a lock on every Get and Put: for large value
+// types, pool pointers (*T) instead.
+//
+// Known limitation: the fast path is made of //go:nosplit functions (see
+// Get). A program built with optimizations off (-gcflags=all=-N, as debuggers
+// do) fails to link, with "nosplit stack over 792 byte limit", if it pools
+// values of at most 32 bytes that contain pointers and that the compiler
+// copies with a runtime call: arrays of two or more elements, or structs of
+// more than four fields. Pool a pointer to such values instead.
 //
 // The zero value is an empty pool ready to use: Get returns the zero T and
 // Put caches. The exported fields configure the pool and must be set before
@@ -58,13 +67,15 @@ type Pool[T any] struct {
 	//	Keep: func(b *bytes.Buffer) bool { return b.Cap() <= 64<<10 }
 	Keep func(x T) bool
 
-	// MaxIdle bounds the number of idle objects the pool holds, over all Ps.
-	// Stats().Idle never exceeds MaxIdle+GOMAXPROCS; Puts beyond the bound
-	// are dropped and counted in Stats.Drops. 0 means no bound beyond GC
-	// trimming. Negative values are treated as 0.
+	// MaxIdle bounds the number of idle objects the pool holds, over all
+	// threads. Stats().Idle never exceeds MaxIdle+GOMAXPROCS; Puts beyond
+	// the bound are dropped and counted in Stats.Drops. 0 means no bound
+	// beyond GC trimming. Negative values are treated as 0.
 	//
-	// A MaxIdle smaller than 2*GOMAXPROCS disables the per-P caches, so
-	// every Get and Put takes a lock.
+	// A MaxIdle smaller than twice the number of threads that have used
+	// pools (about GOMAXPROCS, plus threads that ran Get or Put after
+	// another one took their P during a system call) disables the
+	// per-thread caches, so every Get and Put takes a lock.
 	MaxIdle int
 
 	// MinIdle is the number of idle objects kept across GC cycles: while the
@@ -76,8 +87,9 @@ type Pool[T any] struct {
 	MinIdle int
 
 	// st is the pool's engine state, created on first use and replaced
-	// (never mutated in place) when GOMAXPROCS grows. Read with
-	// load-acquire on every Get and Put.
+	// (never mutated in place) when more threads need slots than it has
+	// shards. Read with load-acquire on every Get and Put, before their
+	// sections start.
 	st atomic.Pointer[state[T]]
 }
 
@@ -90,36 +102,55 @@ type Pool[T any] struct {
 // Get, beyond what Reset guarantees about their state.
 //
 // The returned object belongs to the caller until it passes it to Put.
-func (p *Pool[T]) Get() T {
+//
+// Get is nosplit (and never inlined): for values of at most maxFastSize
+// bytes its fast path is a section (runtimex.Slot) that pops from the local
+// block of the caller's slot, and every call in it is to a nosplit function.
+// Larger values go through getLocked, and Get keeps them in its caller's
+// frame, so its own frame stays small for every T.
+//
+//go:nosplit
+//go:noinline
+func (p *Pool[T]) Get() (x T) {
+	if unsafe.Sizeof(x) > maxFastSize {
+		p.getLocked(&x)
+		return x
+	}
 	st := p.st.Load()
 	if st == nil {
 		st = p.init()
 	}
-	// Fast path: pop from this P's local block while pinned to the P.
-	pid := runtimex.ProcPin()
-	if pid < len(st.shards) {
-		s := &st.shards[pid]
-		s.gets.inc()
-		b := s.local.Load()
-		b.rl.Lock()
-		if n := b.n - 1; n >= 0 {
-			x := b.items[n]
-			var zero T
-			b.items[n] = zero // do not keep the object alive from the pool
-			b.n = n
-			b.rl.Unlock()
-			if st.bg != nil {
-				st.bg.ReleasePinned(pid, st.weight)
-			}
-			runtimex.ProcUnpin()
-			if pooldebug.On.Load() {
-				p.debugGet(st, &x, true)
-			}
-			return x
-		}
-		b.rl.Unlock()
+	sectionEnter()
+	i := slots.of(runtimex.M())
+	if uint(i) >= uint(len(st.shards)) {
+		sectionExit()
+		return p.getSlow(st, false)
 	}
-	return p.getSlow(st, pid)
+	s := &st.shards[i]
+	s.gets.inc()
+	if !s.local.Load().pop(&x) && !s.victim.Load().pop(&x) {
+		sectionExit()
+		return p.getSlow(st, true)
+	}
+	var excess int64
+	if st.bg != nil {
+		excess = giveCredit(st.bg, i, st.weight)
+	}
+	sectionExit()
+	if excess > 0 {
+		st.bg.Release(excess)
+	}
+	if pooldebug.On.Load() {
+		p.debugGet(st, &x, true)
+	}
+	return x
+}
+
+// getLocked is Get for values larger than maxFastSize.
+//
+//go:noinline
+func (p *Pool[T]) getLocked(x *T) {
+	*x = p.getSlow(p.state(), false)
 }
 
 // Put adds x to the pool. It first calls Reset(x) and then Keep(x) if they
@@ -131,18 +162,71 @@ func (p *Pool[T]) Get() T {
 //
 // After Put(x) the caller must not use x, or any memory x refers to, again:
 // it may already have been handed to another goroutine.
+//
+// Put is nosplit like Get: its section starts after the calls to Reset and
+// Keep.
+//
+//go:nosplit
+//go:noinline
 func (p *Pool[T]) Put(x T) {
+	if unsafe.Sizeof(x) > maxFastSize {
+		p.putLocked(&x)
+		return
+	}
 	st := p.st.Load()
 	if st == nil {
 		st = p.init()
 	}
+	if st.nilable && *(*unsafe.Pointer)(unsafe.Pointer(&x)) == nil ||
+		raceEnabled || p.Keep != nil || pooldebug.On.Load() {
+		if !p.admit(st, x) {
+			return
+		}
+	} else if p.Reset != nil {
+		p.Reset(x)
+	}
+	sectionEnter()
+	i := slots.of(runtimex.M())
+	if uint(i) >= uint(len(st.shards)) {
+		sectionExit()
+		p.putSlow(st, x)
+		return
+	}
+	s := &st.shards[i]
+	s.puts.inc()
+	if st.bg != nil && !takeCredit(st.bg, i, st.weight) {
+		sectionExit()
+		p.putRefill(st, x)
+		return
+	}
+	if s.local.Load().push(&x) {
+		sectionExit()
+		return
+	}
+	sectionExit()
+	p.putFull(st, x, 0)
+}
+
+// putLocked is Put for values larger than maxFastSize.
+//
+//go:noinline
+func (p *Pool[T]) putLocked(x *T) {
+	st := p.state()
+	if p.admit(st, *x) {
+		p.putSlow(st, *x)
+	}
+}
+
+// admit runs Put's checks and hooks on x — nil, debug, Reset, race drop,
+// Keep — and reports whether x may be cached; if not, the Put is counted.
+func (p *Pool[T]) admit(st *state[T], x T) bool {
 	if st.nilable && *(*unsafe.Pointer)(unsafe.Pointer(&x)) == nil {
 		st.c.dropOnPut()
-		return
+		return false
 	}
 	if pooldebug.On.Load() && !p.debugPut(st, &x) {
 		st.c.dropOnPut()
-		return
+		return false
 	}
 	if p.Reset != nil {
 		p.Reset(x)
@@ -152,30 +236,17 @@ func (p *Pool[T]) Put(x T) {
 		if pooldebug.On.Load() {
 			st.debugForget([]T{x})
 		}
-		return
+		return false
 	}
-	// Fast path: push onto this P's local block while pinned to the P.
-	pid := runtimex.ProcPin()
-	if pid < len(st.shards) {
-		s := &st.shards[pid]
-		s.puts.inc()
-		if st.bg != nil && !st.bg.ReservePinned(pid, st.weight) {
-			runtimex.ProcUnpin()
-			st.c.budgetDrop(st, x)
-			return
-		}
-		b := s.local.Load()
-		b.rl.Lock()
-		if n := b.n; n < b.limit {
-			b.items[n] = x
-			b.n = n + 1
-			b.rl.Unlock()
-			runtimex.ProcUnpin()
-			return
-		}
-		b.rl.Unlock()
+	return true
+}
+
+// state returns p's engine state, creating it on first use.
+func (p *Pool[T]) state() *state[T] {
+	if st := p.st.Load(); st != nil {
+		return st
 	}
-	p.putSlow(st, pid, x)
+	return p.init()
 }
 
 // Stats is a snapshot of a Pool's counters. Counters are exact once the pool
@@ -186,12 +257,12 @@ type Stats struct {
 	Misses  uint64 // Gets that found the pool empty and called New
 	Puts    uint64 // calls to Put
 	Drops   uint64 // Puts that did not cache their argument: nil, Keep false, over MaxIdle, race-detector drops
-	Evicted uint64 // idle objects released by GC trimming
+	Evicted uint64 // idle objects released by GC trimming, or when new threads came to use the pool
 	Idle    int    // objects held now, approximate while the pool is in use
 }
 
 // Stats returns the pool's counters. It reads them without stopping Get or
-// Put and without taking their locks, and costs O(GOMAXPROCS).
+// Put and without taking their locks, and costs O(threads that used pools).
 func (p *Pool[T]) Stats() Stats {
 	st := p.st.Load()
 	if st == nil {

@@ -23,20 +23,6 @@ func noGC(t *testing.T) {
 	t.Cleanup(func() { debug.SetGCPercent(debug.SetGCPercent(-1)) })
 }
 
-// forceGC runs GC cycles back to back, a millisecond apart, until stop is
-// closed.
-func forceGC(stop <-chan struct{}) {
-	for {
-		select {
-		case <-stop:
-			return
-		default:
-			runtime.GC()
-			time.Sleep(time.Millisecond)
-		}
-	}
-}
-
 // oneP runs the test with GOMAXPROCS=1 so that every Get and Put use the
 // same P.
 func oneP(t *testing.T) {
@@ -299,8 +285,10 @@ func TestMaxIdle(t *testing.T) {
 			if limit := max + runtime.GOMAXPROCS(0); s.Idle > limit {
 				t.Fatalf("MaxIdle %d: Idle = %d; want <= %d", max, s.Idle, limit)
 			}
-			if s.Puts != G*N || uint64(s.Idle)+s.Drops != s.Puts {
-				t.Fatalf("MaxIdle %d: Stats() = %+v; want Puts %d = Idle + Drops", max, s, G*N)
+			// Evicted: objects in the per-thread blocks of a state
+			// replaced because a new thread came to use the pool.
+			if s.Puts != G*N || uint64(s.Idle)+s.Drops+s.Evicted != s.Puts {
+				t.Fatalf("MaxIdle %d: Stats() = %+v; want Puts %d = Idle + Drops + Evicted", max, s, G*N)
 			}
 			// Objects in another P's local block are out of this
 			// goroutine's reach (as with sync.Pool's private slots), so
@@ -345,11 +333,11 @@ func TestStatsExact(t *testing.T) {
 	if s.Puts != s.Gets {
 		t.Fatalf("Stats() = %+v; want Puts == Gets (every object returned)", s)
 	}
-	if hits := s.Gets - s.Misses; uint64(s.Idle) != s.Puts-s.Drops-hits {
-		t.Fatalf("Stats() = %+v; want Idle = Puts - Drops - (Gets - Misses) = %d", s, s.Puts-s.Drops-hits)
-	}
-	if s.Evicted != 0 {
-		t.Fatalf("Evicted = %d with GC off; want 0", s.Evicted)
+	// With GC off, only a state replacement evicts: when a new thread
+	// comes to use the pool, the objects in the old per-thread blocks are
+	// released (a goroutine may still be using the blocks).
+	if hits := s.Gets - s.Misses; uint64(s.Idle) != s.Puts-s.Drops-hits-s.Evicted {
+		t.Fatalf("Stats() = %+v; want Idle = Puts - Drops - (Gets - Misses) - Evicted = %d", s, s.Puts-s.Drops-hits-s.Evicted)
 	}
 }
 
@@ -415,7 +403,7 @@ func TestStressWithGC(t *testing.T) {
 			}
 			stop := make(chan struct{})
 			var gcs sync.WaitGroup
-			gcs.Go(func() { forceGC(stop) })
+			gcs.Go(func() { pool.ForceGC(stop) })
 			var wg sync.WaitGroup
 			var ops, twice atomic.Int64
 			deadline := time.Now().Add(dur)
@@ -571,7 +559,7 @@ func TestStatsWhileInUse(t *testing.T) {
 			}
 		})
 	}
-	wg.Go(func() { forceGC(stop) })
+	wg.Go(func() { pool.ForceGC(stop) })
 	var last uint64
 	for range 20000 {
 		s := p.Stats()

@@ -231,8 +231,8 @@ func (c *core[T]) retire(b *block[T]) int {
 }
 
 // stampRetired records, on blocks retired since the last call, the GC cycle
-// count after their swap: once the count exceeds it, no pinned goroutine
-// can still be using them.
+// count after their swap: once the count exceeds it, no goroutine in a
+// section can still be using them.
 func (c *core[T]) stampRetired() {
 	var now uint64
 	for i := range c.retired {

@@ -96,8 +96,8 @@ func TestShrinkUnderPressure(t *testing.T) {
 	// credit and free, and refills stop at max/PressureDivisor again.
 	under.Store(true)
 	b.Release(max)
-	if got := reserveAll(1024); got > max/PressureDivisor+2*b.chunk*int64(len(b.local)) {
+	if got := reserveAll(1024); got > max/PressureDivisor+2*b.Chunk*int64(len(b.Local)) {
 		t.Fatalf("pressure after a full release: reserved %d; want at most %d + the credit slack %d",
-			got, max/PressureDivisor, 2*b.chunk*int64(len(b.local)))
+			got, max/PressureDivisor, 2*b.Chunk*int64(len(b.Local)))
 	}
 }

@@ -18,11 +18,11 @@ import (
 var UnderPressure func() bool
 
 // SetBudget makes p, a *pool.Pool[T], account weight bytes of b for every
-// object it caches: Put reserves them inside its own pinned section (so the
-// budget costs no extra pin) and drops the object, counting it in *drops,
+// object it caches: Put reserves them inside its own section, from its
+// thread's credit (so the budget costs no atomic), and drops the object, counting it in *drops,
 // when b cannot spare them; the bytes go back when Get hands the object out
 // or the trimmer releases it. It also makes the trimmer count released
 // objects exactly, which costs it one extra GC cycle of retention for the
-// objects it releases from per-P caches. It must be called before p's first Get
+// objects it releases from per-thread caches. It must be called before p's first Get
 // or Put; it panics if p is not a *pool.Pool.
 var SetBudget func(p any, b *budget.Budget, weight int64, drops *atomic.Uint64)

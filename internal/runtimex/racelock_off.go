@@ -7,11 +7,18 @@ const RaceEnabled = false
 
 // RaceLock is a lock that exists only under the race detector; see
 // racelock_on.go. Without the detector, the data it guards is accessed only
-// by the goroutine pinned to its P (or after a GC grace period), so it needs
-// no lock and RaceLock is empty.
+// in sections of one slot (see package pool's slots.go), or after a GC grace
+// period, so it needs no lock and RaceLock is empty.
 type RaceLock struct{}
 
-func (*RaceLock) Lock()           {}
-func (*RaceLock) Unlock()         {}
-func (*RaceLock) LockUnpinned()   {}
+//go:nosplit
+func (*RaceLock) Lock() {}
+
+//go:nosplit
+func (*RaceLock) Unlock() {}
+
+//go:nosplit
+func (*RaceLock) LockUnpinned() {}
+
+//go:nosplit
 func (*RaceLock) UnlockUnpinned() {}

@@ -7,8 +7,9 @@ import "sync/atomic"
 // RaceEnabled reports whether the race detector is on.
 const RaceEnabled = true
 
-// RaceLock makes per-P data visible to the race detector as guarded. P
-// pinning gives goroutines on one P exclusive, ordered access to that P's
+// RaceLock makes per-slot data visible to the race detector as guarded.
+// Under the detector, package pool's sections pin their goroutine, which
+// gives goroutines on one thread exclusive, ordered access to that slot's
 // data, but the detector cannot see that ordering, so under -race every
 // access also takes this lock.
 //
