@@ -33,7 +33,7 @@ type Buffer struct {
 	buf    []byte // buf[:len] is the content; storage from s (or allocated above MaxSize)
 	s      *state // pool the storage comes from; nil means the default pool
 	peak   int    // largest len(buf) seen when the length last went down
-	sample uint8  // Frees until this Buffer next teaches the learner
+	sample uint8  // Frees until this Buffer teaches the learner (1: the next one); 0: not started (teach)
 	pooled bool   // the Buffer came from GetBuffer and goes back on Free
 	freed  bool   // Free was called and no GetBuffer has handed it out since
 }
@@ -49,26 +49,36 @@ func GetBuffer() *Buffer { return defaultPool.GetBuffer() }
 func (p *Pool) GetBuffer() *Buffer {
 	s := p.state()
 	// Fast path: an idle Buffer that kept storage of the learned class.
-	c := int(s.learn.class.Load())
-	if c >= 0 {
-		cl := &s.classes[c]
-		if b := cl.bufs.Get(); b != nil {
-			if pooldebug.On.Load() && !s.checkPoison(b.buf[:cl.size], "bytepool.GetBuffer", "[]byte of a freed Buffer") {
-				b.buf = make([]byte, 0, cl.size) // modified after Free: drop it
+	// The class is -1 when the pool has none; the unsigned comparison
+	// tests that and lets the compiler drop the bounds check. Past the
+	// Get, only b is needed: the debug and miss paths find the rest again.
+	if c := int(s.learn.class.Load()); uint(c) < uint(len(s.classes)) {
+		if b := s.classes[c].bufs.Get(); b != nil {
+			if pooldebug.On.Load() {
+				b.checkPoison()
 			}
 			b.freed = false
 			return b
 		}
 	}
-	return s.newBuffer(c)
+	return s.newBuffer()
+}
+
+// checkPoison checks the storage of b, an idle Buffer that GetBuffer takes
+// from a class (cap(b.buf) is the class size), and replaces it if it was
+// modified after Free. Debug path: called only when pooldebug.On is set.
+func (b *Buffer) checkPoison() {
+	if !b.s.checkPoison(b.buf[:cap(b.buf)], "bytepool.GetBuffer", "[]byte of a freed Buffer") {
+		b.buf = make([]byte, 0, cap(b.buf)) // modified after Free: drop it
+	}
 }
 
 // newBuffer is GetBuffer's slow path: an empty Buffer with new storage of
-// class c (or of minStart bytes if the pool has no class).
-func (s *state) newBuffer(c int) *Buffer {
+// the learned class (or of minStart bytes if the pool has no class).
+func (s *state) newBuffer() *Buffer {
 	b := s.spare.Get()
 	b.freed = false
-	if c >= 0 {
+	if c := int(s.learn.class.Load()); c >= 0 {
 		b.buf = s.get(s.classes[c].size)[:0]
 	} else {
 		b.buf = make([]byte, 0, minStart)
@@ -85,52 +95,66 @@ func (b *Buffer) Free() {
 	if b.freed {
 		panic("bytepool.Buffer.Free: Buffer freed twice")
 	}
-	if b.sample == 0 { // a zero Buffer, not from GetBuffer
-		b.sample = sampleEvery
-	}
-	s := b.state()
-	// One Free in sampleEvery teaches the learner; the countdown starts at
-	// a random phase (spare.New), so even Buffers that live for a few
-	// Frees are sampled at that rate. Unwritten Buffers teach nothing.
-	if b.sample--; b.sample == 0 {
-		b.sample = sampleEvery
-		if peak := max(b.peak, len(b.buf)); peak > 0 {
-			s.record(peak)
-		}
+	// The learner is taught by one Free in a sampling period (see
+	// learn.go); the others only count down.
+	if b.sample > 1 {
+		b.sample--
+	} else {
+		b.teach()
 	}
 	b.peak = 0
+	s := b.state()
 	if !b.pooled {
-		if b.buf != nil {
-			s.put(b.buf)
-			b.buf = nil
-		}
+		b.release(s)
 		return
 	}
 	b.freed = true
 	// Fast path: storage of the class new Buffers start with stays with
 	// the Buffer, so the next GetBuffer takes both in one Get.
-	if c := int(s.learn.class.Load()); c >= 0 && cap(b.buf) == s.classes[c].size {
-		b.buf = b.buf[:0]
+	if c := int(s.learn.class.Load()); uint(c) < uint(len(s.classes)) && cap(b.buf) == s.classes[c].size {
 		cl := &s.classes[c]
+		b.buf = b.buf[:0]
 		if pooldebug.On.Load() {
 			s.poison(b.buf[:cl.size])
 		}
 		cl.bufs.Put(b)
 		return
 	}
+	b.release(s)
+	s.spare.Put(b)
+}
+
+// release gives b's storage, if any, back to s: Free's path for storage
+// that does not stay with the Buffer.
+func (b *Buffer) release(s *state) {
 	if b.buf != nil {
 		s.put(b.buf)
 		b.buf = nil
 	}
-	s.spare.Put(b)
 }
 
+// state returns the state of b's pool.
 func (b *Buffer) state() *state {
-	if b.s == nil {
-		b.s = defaultPool.state()
+	if s := b.s; s != nil {
+		return s
 	}
+	return b.initState()
+}
+
+// initState ties a zero Buffer to the default pool (slow path of state).
+func (b *Buffer) initState() *state {
+	b.s = defaultPool.state()
 	return b.s
 }
+
+// callGrow calls grow(b, n): Write and WriteString call their slow path,
+// b.grow, through it, so that they inline. The inliner charges a call to a
+// function parameter 17 rather than 57 (cmd/compile/internal/inline,
+// inlineParamCallCost); the same function calling b.grow directly costs 83,
+// above the budget of 80, and a shorter fast path than its check, append
+// and return does not exist. Inlined, grow is still called out of line, and
+// TestWritesInline checks that the writes stay inlinable.
+func callGrow(grow func(*Buffer, int), b *Buffer, n int) { grow(b, n) }
 
 // grow makes room for at least n more bytes (slow path of every write).
 func (b *Buffer) grow(n int) {
@@ -221,7 +245,7 @@ func (b *Buffer) Grow(n int) {
 // Write appends p to b. It always returns len(p), nil.
 func (b *Buffer) Write(p []byte) (int, error) {
 	if len(p) > cap(b.buf)-len(b.buf) {
-		b.grow(len(p))
+		callGrow((*Buffer).grow, b, len(p))
 	}
 	b.buf = append(b.buf, p...)
 	return len(p), nil
@@ -230,7 +254,7 @@ func (b *Buffer) Write(p []byte) (int, error) {
 // WriteString appends s to b. It always returns len(s), nil.
 func (b *Buffer) WriteString(s string) (int, error) {
 	if len(s) > cap(b.buf)-len(b.buf) {
-		b.grow(len(s))
+		callGrow((*Buffer).grow, b, len(s))
 	}
 	b.buf = append(b.buf, s...)
 	return len(s), nil

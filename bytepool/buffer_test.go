@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os/exec"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -259,7 +260,9 @@ func TestBufferLearnsSize(t *testing.T) {
 	if g := grows(&p, 3000); g < 2 {
 		t.Errorf("before learning: %d growths for 3000 bytes; want >= 2 (start %d)", g, bytepool.MinStart)
 	}
-	const frees = 3 * bytepool.SampleEvery * bytepool.CalibrateEvery
+	// Three calibrations' worth of Frees once calibrated (the first
+	// calibration comes sooner: sampling is denser until then).
+	const frees = 3 * bytepool.SampleEveryCalibrated * bytepool.CalibrateEvery
 	for range frees {
 		grows(&p, 3000)
 	}
@@ -342,5 +345,29 @@ func TestBufferKeepsStorage(t *testing.T) {
 	b.Free()
 	if st := none.Stats(); st.Buffers.Idle != 0 || st.IdleBytes != 0 || st.Buffers.Frees != 1 || st.Buffers.Drops.Total() != 1 {
 		t.Errorf("MaxBytes -1: Buffers %+v, IdleBytes %d; want one Free, dropped", st.Buffers, st.IdleBytes)
+	}
+}
+
+// TestWritesInline checks that the compiler inlines the small writes, as it
+// does valyala/bytebufferpool's: formatting a log line makes several, and
+// each would otherwise pay a call. Write and WriteString stay under the
+// inlining budget only through callGrow (buffer.go), so a change to them or
+// to the compiler's costs can undo it silently.
+func TestWritesInline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the package with the go command")
+	}
+	gotool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command: %v", err)
+	}
+	out, err := exec.Command(gotool, "build", "-gcflags=-m", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
+	}
+	for _, fn := range []string{"Write", "WriteString", "WriteByte"} {
+		if want := "can inline (*Buffer)." + fn + "\n"; !bytes.Contains(out, []byte(want)) {
+			t.Errorf("go build -gcflags=-m does not report %q", strings.TrimSpace(want))
+		}
 	}
 }

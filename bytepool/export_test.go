@@ -15,7 +15,8 @@ func (p *Pool) BudgetMax() int64 { return p.state().maxBytes }
 func (p *Pool) StartCap() int { return p.state().startSize() }
 
 const (
-	SampleEvery    = sampleEvery
-	CalibrateEvery = calibrateEvery
-	MinStart       = minStart
+	SampleEvery           = sampleEvery
+	SampleEveryCalibrated = sampleEveryCalibrated
+	CalibrateEvery        = calibrateEvery
+	MinStart              = minStart
 )

@@ -1,22 +1,33 @@
 package bytepool
 
 import (
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 
 	"github.com/poolkit/pool/internal/sizeclass"
 )
 
-// Learning parameters. One Free in sampleEvery, chosen at random, contributes
-// a sample (sampling keeps the shared histogram's cache lines quiet); after
-// calibrateEvery samples the learner recomputes the start capacity and
-// halves the histogram, so a sample's weight halves every calibrateEvery
-// samples and the learner follows a workload that changes.
+// Learning parameters. One Free in a sampling period contributes a sample
+// (sampling keeps the shared histogram's cache lines quiet and Free cheap):
+// one in sampleEvery until the learner first calibrates, so that a new pool
+// learns its start size within about sampleEvery*calibrateEvery Frees, and
+// one in sampleEveryCalibrated afterwards. After calibrateEvery samples the
+// learner recomputes the start capacity and halves the histogram, so a
+// sample's weight halves every calibrateEvery samples (every
+// sampleEveryCalibrated*calibrateEvery Frees, 16384, once calibrated) and
+// the learner follows a workload that changes.
+//
+// Each Buffer counts its Frees down to its next sample (Buffer.sample,
+// Free, teach). A new Buffer starts at a random phase, so that Buffers freed
+// only a few times are sampled at the same rate: in [1, sampleEvery] if it
+// comes from spare.New, in [1, current period] if it is a zero Buffer.
 const (
-	sampleEvery    = 8
-	calibrateEvery = 256
-	startPercent   = 95 // percentile of peak sizes new Buffers start at
-	minStart       = 64 // first storage of a Buffer before anything is learned
+	sampleEvery           = 8   // sampling period until the first calibration
+	sampleEveryCalibrated = 64  // sampling period after it; at most 255 (Buffer.sample is a uint8)
+	calibrateEvery        = 256 // samples between calibrations
+	startPercent          = 95  // percentile of peak sizes new Buffers start at
+	minStart              = 64  // first storage of a Buffer before anything is learned
 )
 
 // learner learns the capacity new Buffers should start with.
@@ -33,7 +44,11 @@ type learner struct {
 	// startPercent-th percentile of the histogram (that of minStart until
 	// calibrated), at most the largest class; -1 if the pool has none.
 	class atomic.Int32
-	_     [60]byte // class is read by every GetBuffer; samples is written
+	// calibrated is set by the first calibration: sampling then slows
+	// down from sampleEvery to sampleEveryCalibrated. Read only by Frees
+	// that sample.
+	calibrated atomic.Bool
+	_          [56]byte // class is read by every GetBuffer and Free; samples is written
 
 	samples atomic.Uint32 // samples since the last calibration
 
@@ -50,6 +65,33 @@ func (s *state) startSize() int {
 		return sizeclass.Size(int(c))
 	}
 	return minStart
+}
+
+// period returns the current sampling period.
+func (l *learner) period() uint8 {
+	if l.calibrated.Load() {
+		return sampleEveryCalibrated
+	}
+	return sampleEvery
+}
+
+// teach is Free's slow path once per sampling period: it records the
+// largest length b reached, if any (unwritten Buffers teach nothing), and
+// restarts b's countdown. A Buffer whose countdown has not started (sample
+// 0: a zero Buffer) first draws a random phase in [1, period], so that
+// Buffers freed only a few times are sampled at the same rate as others.
+func (b *Buffer) teach() {
+	s := b.state()
+	every := s.learn.period()
+	if b.sample == 0 {
+		if b.sample = uint8(rand.IntN(int(every))); b.sample > 0 {
+			return // not sampled this time: the countdown starts here
+		}
+	}
+	b.sample = every
+	if peak := max(b.peak, len(b.buf)); peak > 0 {
+		s.record(peak)
+	}
 }
 
 // record adds the peak length of a freed Buffer to the histogram, and
@@ -79,6 +121,9 @@ func (s *state) calibrate() {
 		return // calibrated while we waited for the lock
 	}
 	l.samples.Store(0)
+	if !l.calibrated.Load() {
+		l.calibrated.Store(true) // sample less from now on
+	}
 	n := len(s.classes) + 1
 	var total uint64
 	for i := range n {
@@ -94,7 +139,9 @@ func (s *state) calibrate() {
 			break
 		}
 	}
-	l.class.Store(int32(class))
+	if l.class.Load() != int32(class) {
+		l.class.Store(int32(class)) // every GetBuffer and Free reads the line
+	}
 	for i := range n {
 		if h := l.hist[i].Load(); h > 1 {
 			l.hist[i].Add(-(h / 2))

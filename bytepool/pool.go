@@ -1,7 +1,6 @@
 package bytepool
 
 import (
-	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 
@@ -47,19 +46,19 @@ type Pool struct {
 	// and Buffers' storage), counted at class size. The idle bytes never
 	// exceed it; Puts that would take them above it are dropped
 	// (Stats.Drops.Budget). So that Get and Put need no shared atomic,
-	// each P holds a share of the unused budget (up to MaxBytes/4 over all
-	// Ps, at most 2 MiB per P) that other Ps cannot use: a Put may be
-	// dropped while the idle bytes are up to that much below MaxBytes.
+	// each thread that uses the pool holds a share of the unused budget (at
+	// most 2 MiB and MaxBytes/(4*GOMAXPROCS) per thread) that other threads
+	// cannot use: a Put may be dropped while the idle bytes are up to that
+	// much below MaxBytes.
 	// 0 means DefaultMaxBytes; a negative value keeps nothing.
 	//
 	// Under memory pressure (the heap goal at 90% or more of the memory
 	// limit, see package pool) the budget shrinks to MaxBytes/8: GC
-	// trimming releases every idle slice, and Ps stop refilling their
+	// trimming releases every idle slice, and threads stop refilling their
 	// share once the idle bytes plus the shares reach MaxBytes/8, so the
-	// idle bytes stay under MaxBytes/8 plus the Ps' shares (at most 2 MiB
-	// per P, MaxBytes/4 in all). The full budget returns when the
-	// pressure ends. Only the slow path that refills a P's share looks at
-	// the pressure.
+	// idle bytes stay under MaxBytes/8 plus the threads' shares (as above).
+	// The full budget returns when the pressure ends. Only the slow path
+	// that refills a thread's share looks at the pressure.
 	MaxBytes int64
 
 	// st is the pool's state, created on first use. Read with load-acquire
@@ -99,8 +98,8 @@ type state struct {
 //
 // Both pools count against the budget through the engine
 // (poolhooks.SetBudget): the engine reserves size bytes for every object
-// inside the pinned section in which it caches it, so the budget costs no
-// pin of its own, and gives them back on a Get hit or when the trimmer
+// inside the section in which it caches it, so the budget costs no atomic
+// on the fast path, and gives them back on a Get hit or when the trimmer
 // releases the object. That is exact because every object in either pool
 // holds exactly size bytes.
 type class struct {
@@ -160,7 +159,7 @@ func (p *Pool) init() *state {
 		poolhooks.SetBudget(&c.bufs, &s.budget, size, &c.bufBudgetDrops)
 	}
 	s.spare.New = func() *Buffer {
-		return &Buffer{s: s, pooled: true, sample: uint8(1 + rand.IntN(sampleEvery))}
+		return &Buffer{s: s, pooled: true} // sample 0: teach draws its phase at the current period
 	}
 	s.learn.class.Store(int32(min(sizeclass.Ceil(minStart), len(s.classes)-1)))
 	p.st.Store(s)
