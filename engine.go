@@ -81,14 +81,18 @@ func (b *block[T]) len() int {
 
 const cacheLine = 64
 
+// popVictim is pop for a victim block, which may be nil.
+//
+//go:nosplit
+func (b *block[T]) popVictim(x *T) bool {
+	return b != nil && b.pop(x)
+}
+
 // pop moves the newest object of b to *x and reports true, or reports false
-// if b is empty or nil. The caller must be in a section of b's slot.
+// if b is empty. The caller must be in a section of b's slot.
 //
 //go:nosplit
 func (b *block[T]) pop(x *T) bool {
-	if b == nil {
-		return false
-	}
 	raceLock(&b.rl)
 	n := b.n - 1
 	if n >= 0 {

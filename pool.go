@@ -104,7 +104,7 @@ type Pool[T any] struct {
 // The returned object belongs to the caller until it passes it to Put.
 //
 // Get is nosplit (and never inlined): for values of at most maxFastSize
-// bytes its fast path is a section (runtimex.Slot) that pops from the local
+// bytes its fast path is a section (see slots.go) that pops from the local
 // block of the caller's slot, and every call in it is to a nosplit function.
 // Larger values go through getLocked, and Get keeps them in its caller's
 // frame, so its own frame stays small for every T.
@@ -128,7 +128,7 @@ func (p *Pool[T]) Get() (x T) {
 	}
 	s := &st.shards[i]
 	s.gets.inc()
-	if !s.local.Load().pop(&x) && !s.victim.Load().pop(&x) {
+	if !s.local.Load().pop(&x) && !s.victim.Load().popVictim(&x) {
 		sectionExit()
 		return p.getSlow(st, true)
 	}
@@ -177,8 +177,8 @@ func (p *Pool[T]) Put(x T) {
 	if st == nil {
 		st = p.init()
 	}
-	if st.nilable && *(*unsafe.Pointer)(unsafe.Pointer(&x)) == nil ||
-		raceEnabled || p.Keep != nil || pooldebug.On.Load() {
+	if p.Keep != nil || raceEnabled || pooldebug.On.Load() ||
+		st.nilable && *(*unsafe.Pointer)(unsafe.Pointer(&x)) == nil {
 		if !p.admit(st, x) {
 			return
 		}
