@@ -18,16 +18,16 @@ import (
 // can begin — what ProcPin gives, without the two calls and the counter
 // update of ProcPin and ProcUnpin. Such a stretch of code is a section.
 //
-// slotOf maps the current M to a small dense index, its slot, so that pools
-// can keep per-slot data that only the goroutine in a section on that M
-// touches. The M is found by its address (runtimex.M) in a hash table that
-// is only ever added to: an M keeps its slot for its life,
-// and an M created later at the address of one that exited inherits it,
-// which is harmless since the old M runs no code any more.
+// slots.of maps the current M to a small dense index, its slot, so that
+// pools can keep per-slot data that only the goroutine in a section on that
+// M touches. The M is found by its address (runtimex.M) in a hash table
+// that is only ever added to: an M keeps its slot for its life, and an M
+// created later at the address of one that exited inherits it, which is
+// harmless since the old M runs no code any more.
 //
 // An M whose table entry is taken by another M, or that comes after
-// maxSlots others, has no slot: slotOf returns -1 and the pools send it down
-// their locked paths.
+// maxSlots others, has no slot: slots.of returns -1 and the pools send it
+// down their locked paths.
 
 // maxSlots bounds the number of slots.
 const maxSlots = runtimex.MaxSlots
@@ -70,11 +70,13 @@ func (t *slotTable) entry(m uintptr) *slotEntry {
 // detector, so there sectionEnter pins the goroutine instead.
 //
 // The section code of Get and Put calls nothing outside this package but
-// runtimex.M: when Pool[T] is instantiated in another package, the compiler
-// inlines there only functions of this package, which keeps the sections
-// free of calls.
+// runtimex.M: where Pool[T] is instantiated in another package, the
+// compiler does not inline the functions of internal/runtimex and
+// internal/budget into Pool's methods there (it does inline this package's),
+// so the race locks, the budget credit and the slot lookup that sections use
+// are all defined here (found with go tool objdump on a user module).
 
-// slotOf returns the slot of the M at address m (runtimex.M), in [0,
+// of returns the slot of the M at address m (runtimex.M), in [0,
 // slots.len()), or -1 if the M has none (register gives it one when it
 // can). The result identifies data that the caller owns exclusively only
 // while it stays in the section it called runtimex.M from.
