@@ -524,7 +524,11 @@ func (p *Pool[T]) putFull(st *state[T], x T, extra int64) {
 //go:nosplit
 func (st *state[T]) moveHalf(out *[blockCap/2 + 1]T, x T, extra int64) (k, slot int, excess int64) {
 	sectionEnter()
-	i := slots.of(runtimex.M())
+	m := runtimex.M()
+	i := slots.first(m)
+	if i < 0 {
+		i = slots.probe(m)
+	}
 	if uint(i) >= uint(len(st.shards)) {
 		sectionExit()
 		return 0, -1, extra

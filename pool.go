@@ -121,7 +121,11 @@ func (p *Pool[T]) Get() (x T) {
 		st = p.init()
 	}
 	sectionEnter()
-	i := slots.of(runtimex.M())
+	m := runtimex.M()
+	i := slots.first(m)
+	if i < 0 {
+		i = slots.probe(m)
+	}
 	if uint(i) >= uint(len(st.shards)) {
 		sectionExit()
 		return p.getSlow(st, false)
@@ -186,7 +190,11 @@ func (p *Pool[T]) Put(x T) {
 		p.Reset(x)
 	}
 	sectionEnter()
-	i := slots.of(runtimex.M())
+	m := runtimex.M()
+	i := slots.first(m)
+	if i < 0 {
+		i = slots.probe(m)
+	}
 	if uint(i) >= uint(len(st.shards)) {
 		sectionExit()
 		p.putSlow(st, x)

@@ -25,14 +25,18 @@ import (
 // created later at the address of one that exited inherits it, which is
 // harmless since the old M runs no code any more.
 //
-// An M whose table entry is taken by another M, or that comes after
-// maxSlots others, has no slot: slots.of returns -1 and the pools send it
-// down their locked paths.
+// An M looks for its entry in slotProbes consecutive entries from its hash;
+// one that finds them all taken by other Ms, or that comes after maxSlots
+// others, has no slot: slots.of returns -1 and the pools send it down their
+// locked paths.
 
 // maxSlots bounds the number of slots.
 const maxSlots = runtimex.MaxSlots
 
-const slotTableBits = 10 // 1024 entries, 4 per slot at most
+const (
+	slotTableBits = 10 // 1024 entries, 4 per slot at most
+	slotProbes    = 4  // entries an M may take, from its hash on
+)
 
 // slotEntry maps one M to its slot.
 type slotEntry struct {
@@ -53,14 +57,13 @@ type slotTable struct {
 // slots is the process's slot table, shared by all pools.
 var slots slotTable
 
-// entry returns m's entry in the table.
+// hash returns the first entry m may take.
 //
 //go:nosplit
-func (t *slotTable) entry(m uintptr) *slotEntry {
+func hash(m uintptr) uint {
 	// Fibonacci hashing: the multiply mixes the address bits into the top
 	// bits; computed in 64 bits on every platform.
-	h := (uint64(m) * 0x9E3779B97F4A7C15) >> (64 - slotTableBits)
-	return &t.entries[h]
+	return uint((uint64(m) * 0x9E3779B97F4A7C15) >> (64 - slotTableBits))
 }
 
 // Code in a section may call only //go:nosplit functions, inlined code and
@@ -81,11 +84,44 @@ func (t *slotTable) entry(m uintptr) *slotEntry {
 // can). The result identifies data that the caller owns exclusively only
 // while it stays in the section it called runtimex.M from.
 //
+// of looks only at the first entry of m's probe sequence, which is where
+// almost every M is, and calls probe for the others: the check stays
+// within the inlining budget, a call would not.
+//
 //go:nosplit
 func (t *slotTable) of(m uintptr) int {
-	e := t.entry(m)
-	if loadUintptr(&e.m) == m {
+	if e := &t.entries[hash(m)]; loadUintptr(&e.m) == m {
 		return int(loadInt32(&e.slot)) - 1
+	}
+	return t.probe(m)
+}
+
+// first is of's inlinable half: the slot of the M at address m if its
+// first entry holds it, else -1, after which the caller calls probe.
+//
+//go:nosplit
+func (t *slotTable) first(m uintptr) int {
+	if e := &t.entries[hash(m)]; loadUintptr(&e.m) == m {
+		return int(loadInt32(&e.slot)) - 1
+	}
+	return -1
+}
+
+// probe is of for an M whose first entry belongs to another M (or to
+// none): it looks at the rest of the M's probe sequence. Nosplit, so that
+// a section may call it.
+//
+//go:nosplit
+func (t *slotTable) probe(m uintptr) int {
+	h := hash(m)
+	for i := uint(1); i < slotProbes; i++ {
+		e := &t.entries[(h+i)%uint(len(t.entries))]
+		switch loadUintptr(&e.m) {
+		case m:
+			return int(loadInt32(&e.slot)) - 1
+		case 0:
+			return -1 // entries are taken in probe order: m has none
+		}
 	}
 	return -1
 }
@@ -96,14 +132,27 @@ func (t *slotTable) of(m uintptr) int {
 // slot is for whichever M ran the registration; slots.of tells which one the
 // caller has in its next section.
 func (t *slotTable) register() int {
-	m := runtimex.M()
-	e := t.entry(m)
-	if atomic.LoadUintptr(&e.m) == 0 && atomic.CompareAndSwapUintptr(&e.m, 0, m) {
-		if s := t.n.Add(1); s <= maxSlots {
-			atomic.StoreInt32(&e.slot, s)
+	t.registerM(runtimex.M())
+	return t.len()
+}
+
+// registerM gives the M at address m a slot in the first free entry of its
+// probe sequence, unless it has one already or the sequence is full.
+func (t *slotTable) registerM(m uintptr) {
+	h := hash(m)
+	for i := range uint(slotProbes) {
+		e := &t.entries[(h+i)%uint(len(t.entries))]
+		old := atomic.LoadUintptr(&e.m)
+		if old == 0 && atomic.CompareAndSwapUintptr(&e.m, 0, m) {
+			if s := t.n.Add(1); s <= maxSlots {
+				atomic.StoreInt32(&e.slot, s)
+			}
+			return
+		}
+		if atomic.LoadUintptr(&e.m) == m {
+			return // registered already (or by a concurrent call for m)
 		}
 	}
-	return t.len()
 }
 
 // len returns the number of slots assigned so far: every slot that slots.of

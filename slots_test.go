@@ -87,3 +87,47 @@ func claim(flags *[maxSlots]int32) bool {
 	sectionExit()
 	return ok
 }
+
+// TestSlotCollisions registers Ms whose addresses hash to the same entry:
+// each of the first slotProbes takes its own entry and slot, the next one
+// gets none, and an M hashing to a taken entry's neighbor probes past it.
+func TestSlotCollisions(t *testing.T) {
+	var tab slotTable
+	const target = 77
+	var ms []uintptr
+	for m := uintptr(8); len(ms) < slotProbes+1; m += 8 {
+		if hash(m) == target {
+			ms = append(ms, m)
+		}
+	}
+	seen := map[int]bool{}
+	for i, m := range ms {
+		tab.registerM(m)
+		tab.registerM(m) // registering twice changes nothing
+		s := tab.of(m)
+		if i < slotProbes {
+			if s < 0 || seen[s] {
+				t.Fatalf("M %d of %d with one hash: slot %d (seen %v); want a new slot", i+1, len(ms), s, seen)
+			}
+			seen[s] = true
+		} else if s != -1 {
+			t.Fatalf("M %d with one hash beyond %d probes: slot %d; want -1", i+1, slotProbes, s)
+		}
+	}
+	if got := tab.len(); got != slotProbes {
+		t.Fatalf("len() = %d; want %d", got, slotProbes)
+	}
+	var other uintptr // an M whose first entry is the second one taken above
+	for m := uintptr(8); other == 0; m += 8 {
+		if hash(m) == target+1 {
+			other = m
+		}
+	}
+	if s := tab.of(other); s != -1 {
+		t.Fatalf("unregistered M: slot %d; want -1", s)
+	}
+	tab.registerM(other)
+	if s := tab.of(other); s < 0 || seen[s] {
+		t.Fatalf("M probing past taken entries: slot %d; want a new slot", s)
+	}
+}
