@@ -696,6 +696,12 @@ func (st *state[T]) stats() Stats {
 	}
 	if o := c.old.Load(); o != nil {
 		for _, shards := range *o {
+			if &shards[0] == &st.shards[0] {
+				// grow stores the replaced state's shards in old before
+				// it replaces the state: st may be that state, already
+				// counted above.
+				continue
+			}
 			for i := range shards {
 				s.Gets += shards[i].gets.load()
 				s.Puts += shards[i].puts.load()
