@@ -22,7 +22,7 @@ import (
 //     maxFastSize skip it (a nosplit function copying them could overflow
 //     the nosplit stack limit), as does a thread without a slot;
 //   - slow path: the shard's victim block (last GC cycle's local block),
-//     then the shards' shared lists (mutex per shard; other Ps steal from
+//     then the shards' shared lists (mutex per shard; other slots steal from
 //     them), then the MinIdle reserve, then New;
 //   - trimming: after each GC cycle the trimmer goroutine (trim.go) rotates
 //     local -> victim -> released, and shared -> old -> released, so an
@@ -36,17 +36,21 @@ import (
 // section (it cannot be preempted there) or pinned.
 
 // maxFastSize is the largest value size that takes the per-slot fast path.
-// Up to 8 words, the compiler copies values with inline write barriers;
-// larger ones need runtime calls whose nosplit chains exceed the linker's
-// limit (TestLargeValues builds pools of values around the bound).
+// Values the compiler cannot keep in registers (arrays of two or more
+// elements, structs of more than four fields, anything over four words) are
+// copied, when they hold pointers, by runtime.wbMove and wbZero, whose
+// nosplit call chains leave the sections about 300 bytes of the linker's
+// nosplit stack limit; 32 bytes is the largest size for which every such
+// shape links (TestValueShapes builds pools of values around the bound,
+// on every architecture we cross-compile for).
 const maxFastSize = 32
 
-// blockCap is the capacity of a local block: how many objects each P caches
+// blockCap is the capacity of a local block: how many objects each slot caches
 // without taking a lock. When a Put finds its block full, the older half
 // moves to the shard's shared list in one locked operation.
 const blockCap = 16
 
-// block is one P's cache of idle objects.
+// block is one slot's cache of idle objects.
 type block[T any] struct {
 	_ [cacheLine]byte // keeps the hot fields off other objects' cache lines
 

@@ -35,10 +35,6 @@ func (l *oldList[T]) set(objs []T, weakly bool) {
 	l.n, l.cap = len(objs), cap(objs)
 }
 
-// len returns the number of objects l accounts for: for a weak list, the
-// ones put in it and not taken, even if the GC has collected them already.
-func (l *oldList[T]) len() int { return len(l.strong) + l.n }
-
 // take removes and returns all of l's objects that still exist, as a
 // strongly held slice, and the number that were counted but collected.
 func (l *oldList[T]) take() (objs []T, collected int) {

@@ -9,9 +9,6 @@ import (
 	"github.com/poolkit/pool"
 )
 
-// sink keeps benchmark results alive so the compiler cannot drop the work.
-var sink any
-
 // write is the op's one non-inlined write into the pooled buffer.
 //
 //go:noinline
