@@ -1,0 +1,289 @@
+package poolvet_test
+
+import (
+	"fmt"
+	"go/scanner"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/poolkit/pool/poolvet"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// The recall corpus: documented pool-misuse bugs from public projects, each
+// rewritten as a minimal package (testdata/src/<part>/<case>/bug) with its
+// fixed twin (.../fixed). testdata/corpus.md lists the cases and their
+// sources. The "corpus" part is for development; the "corpusheld" part is
+// held out and scored only when POOLVET_HELDOUT=1.
+//
+// The tests print recall (expected reports found / expected) and the reports
+// on fixed twins. They fail only when the corpus does not load, a bug package
+// has no expectation or a fixed package has one; with
+// POOLVET_CORPUS_STRICT=1 they also fail below 90% recall or on any report in
+// a fixed twin.
+//
+//	go test ./poolvet -run 'TestCorpus$' -v
+//	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut -v
+
+// strictRecall is the recall that POOLVET_CORPUS_STRICT=1 requires.
+const strictRecall = 0.90
+
+func TestCorpus(t *testing.T) {
+	scoreCorpus(t, "corpus")
+}
+
+func TestCorpusHeldOut(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld")
+}
+
+// expectation is one `// want "re"` pattern of a bug package.
+type expectation struct {
+	file string // base name
+	line int
+	re   *regexp.Regexp
+}
+
+// caseScore is what the analyzer reported on one case.
+type caseScore struct {
+	name                string
+	checks              []string // checks the expectations name
+	expected, found     int
+	extra               int      // reports in bug at lines without expectation
+	fixedReports        []string // reports in the fixed twin
+	missed, fixedDetail []string
+}
+
+func scoreCorpus(t *testing.T, part string) {
+	only(t, checks...)
+	root := filepath.Join(analysistest.TestData(), "src", part)
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatalf("reading corpus %s: %v", part, err)
+	}
+	var names, patterns []string
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+			patterns = append(patterns, part+"/"+e.Name()+"/bug", part+"/"+e.Name()+"/fixed")
+		}
+	}
+	if len(names) == 0 {
+		t.Fatalf("corpus %s has no cases", part)
+	}
+
+	rec := &recorder{TB: t}
+	results := analysistest.Run(rec, analysistest.TestData(), poolvet.Analyzer, patterns...)
+	for _, msg := range rec.errs {
+		if strings.HasPrefix(msg, "loading ") || strings.HasPrefix(msg, "error analyzing ") || strings.HasPrefix(msg, "Analyze: ") {
+			t.Errorf("corpus %s does not load: %s", part, msg)
+		}
+	}
+	diags := map[string][]analysis.Diagnostic{} // package path -> diagnostics
+	var fset *token.FileSet
+	for _, r := range results {
+		if r.Err != nil {
+			t.Errorf("%s: %v", r.Action, r.Err)
+			continue
+		}
+		if r.Pass == nil {
+			continue
+		}
+		fset = r.Pass.Fset
+		diags[r.Pass.Pkg.Path()] = append(diags[r.Pass.Pkg.Path()], r.Diagnostics...)
+	}
+	if len(diags) != len(patterns) {
+		t.Errorf("analyzed %d packages of corpus %s; want %d", len(diags), part, len(patterns))
+	}
+
+	var scores []caseScore
+	for _, name := range names {
+		s := caseScore{name: name}
+		dir := filepath.Join(root, name)
+		exps, err := readWants(filepath.Join(dir, "bug"))
+		if err != nil {
+			t.Errorf("%s/%s/bug: %v", part, name, err)
+			continue
+		}
+		if len(exps) == 0 {
+			t.Errorf("%s/%s/bug has no want comment", part, name)
+		}
+		fixedExps, err := readWants(filepath.Join(dir, "fixed"))
+		if err != nil || len(fixedExps) != 0 {
+			t.Errorf("%s/%s/fixed: has %d want comments (err %v); want none", part, name, len(fixedExps), err)
+		}
+		s.expected = len(exps)
+		s.checks = checksOf(exps)
+
+		used := map[int]bool{}
+		bugDiags := diags[part+"/"+name+"/bug"]
+		for _, e := range exps {
+			hit := false
+			for i, d := range bugDiags {
+				p := fset.Position(d.Pos)
+				if used[i] || filepath.Base(p.Filename) != e.file || p.Line != e.line {
+					continue
+				}
+				if e.re.MatchString(d.Message) || e.re.MatchString(d.Category) {
+					used[i], hit = true, true
+					break
+				}
+			}
+			if hit {
+				s.found++
+			} else {
+				s.missed = append(s.missed, fmt.Sprintf("%s:%d %s", e.file, e.line, e.re))
+			}
+		}
+		for i := range bugDiags {
+			if !used[i] {
+				s.extra++
+			}
+		}
+		for _, d := range diags[part+"/"+name+"/fixed"] {
+			p := fset.Position(d.Pos)
+			s.fixedReports = append(s.fixedReports, fmt.Sprintf("%s:%d [%s] %s", filepath.Base(p.Filename), p.Line, d.Category, d.Message))
+		}
+		scores = append(scores, s)
+	}
+	report(t, part, scores)
+}
+
+// report prints the table and the totals, and applies the strict gate.
+func report(t *testing.T, part string, scores []caseScore) {
+	var expected, found, fixedCases, fixedReports, extra int
+	byCheck := map[string][2]int{}
+	var b strings.Builder
+	fmt.Fprintf(&b, "corpus %s: %d cases\n", part, len(scores))
+	fmt.Fprintf(&b, "%-22s %-24s %5s %5s %5s %5s\n", "case", "check", "want", "found", "extra", "fixed")
+	for _, s := range scores {
+		expected += s.expected
+		found += s.found
+		extra += s.extra
+		if len(s.fixedReports) > 0 {
+			fixedCases++
+			fixedReports += len(s.fixedReports)
+		}
+		for _, c := range s.checks {
+			v := byCheck[c]
+			v[0] += s.expected
+			v[1] += s.found
+			byCheck[c] = v
+		}
+		fmt.Fprintf(&b, "%-22s %-24s %5d %5d %5d %5d\n", s.name, strings.Join(s.checks, ","), s.expected, s.found, s.extra, len(s.fixedReports))
+		for _, m := range s.missed {
+			fmt.Fprintf(&b, "    missed %s\n", m)
+		}
+		for _, f := range s.fixedReports {
+			fmt.Fprintf(&b, "    fixed twin reported %s\n", f)
+		}
+	}
+	recall := 0.0
+	if expected > 0 {
+		recall = float64(found) / float64(expected)
+	}
+	var cs []string
+	for c := range byCheck {
+		cs = append(cs, c)
+	}
+	sort.Strings(cs)
+	for _, c := range cs {
+		fmt.Fprintf(&b, "recall %-12s %d/%d\n", c, byCheck[c][1], byCheck[c][0])
+	}
+	fmt.Fprintf(&b, "RECALL %s: %d/%d = %.1f%%; reports on fixed twins: %d in %d of %d cases; extra reports in bug packages: %d\n",
+		part, found, expected, 100*recall, fixedReports, fixedCases, len(scores), extra)
+	t.Log("\n" + b.String())
+
+	if os.Getenv("POOLVET_CORPUS_STRICT") == "1" {
+		if recall < strictRecall {
+			t.Errorf("recall on %s is %.1f%%; want at least %.0f%%", part, 100*recall, 100*strictRecall)
+		}
+		if fixedReports > 0 {
+			t.Errorf("%d reports on fixed twins of %s; want none", fixedReports, part)
+		}
+	}
+}
+
+// checksOf returns the check names that the expectations' patterns accept.
+func checksOf(exps []expectation) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range exps {
+		for _, c := range checks {
+			if e.re.MatchString(c) && !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+var wantComment = regexp.MustCompile(`//\s*want\s+(.*)$`)
+
+// readWants reads the `// want` comments of the .go files in dir, in the
+// syntax analysistest accepts for diagnostics: one or more Go string
+// literals, each a regular expression for one expected report on that line.
+func readWants(dir string) ([]expectation, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	var out []expectation
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			m := wantComment.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			var sc scanner.Scanner
+			fs := token.NewFileSet()
+			src := []byte(m[1])
+			sc.Init(fs.AddFile("", -1, len(src)), src, nil, 0)
+			for {
+				_, tok, lit := sc.Scan()
+				if tok == token.EOF || tok == token.SEMICOLON {
+					break
+				}
+				if tok != token.STRING {
+					return nil, fmt.Errorf("%s:%d: want comment: got %s, want a string literal", filepath.Base(f), i+1, tok)
+				}
+				s, err := strconv.Unquote(lit)
+				if err != nil {
+					return nil, fmt.Errorf("%s:%d: %v", filepath.Base(f), i+1, err)
+				}
+				re, err := regexp.Compile(s)
+				if err != nil {
+					return nil, fmt.Errorf("%s:%d: %v", filepath.Base(f), i+1, err)
+				}
+				out = append(out, expectation{file: filepath.Base(f), line: i + 1, re: re})
+			}
+		}
+	}
+	return out, nil
+}
+
+// recorder is a testing.TB for analysistest.Run that keeps the complaints
+// about unexpected or missing diagnostics instead of failing: the corpus
+// tests score them themselves. Load and parse errors are still logged.
+type recorder struct {
+	testing.TB
+	errs []string
+}
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
