@@ -119,7 +119,11 @@ func trackable(p *putSite) bool {
 	}
 	t := p.key.v.Type()
 	if p.key.cell {
-		t = t.Underlying().(*types.Pointer).Elem()
+		ptr, ok := t.Underlying().(*types.Pointer)
+		if !ok {
+			return false
+		}
+		t = ptr.Elem()
 	}
 	return !types.IsInterface(t) && hasPointers(t)
 }
@@ -162,7 +166,7 @@ func (c *checker) checkNoReset(fn *ssa.Function, puts []putSite, gets []getSite)
 		}
 		for i := range puts {
 			p := &puts[i]
-			if p.resets || p.prim != nil && (p.prim.kind == kindByte || c.poolResets(p.prim, p.instr.Common())) {
+			if p.resets || p.prim != nil && (p.prim.kind == kindByte || c.poolResets(p.prim, p.args)) {
 				continue
 			}
 			if p.key.cell {
@@ -186,9 +190,13 @@ func (c *checker) checkNoReset(fn *ssa.Function, puts []putSite, gets []getSite)
 // storesFrom reports whether fn stores a value that flows from src into the
 // variable at addr.
 func storesFrom(fn *ssa.Function, addr, src ssa.Value, c *checker) bool {
-	for _, ref := range *addr.Referrers() {
-		if st, ok := ref.(*ssa.Store); ok && st.Addr == addr && c.flowsFrom(st.Val, src) {
-			return true
+	// A global or a free variable has no referrers in fn: look at fn's
+	// stores instead.
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok && st.Addr == addr && c.flowsFrom(st.Val, src) {
+				return true
+			}
 		}
 	}
 	return false
@@ -312,7 +320,7 @@ func (c *checker) checkUnbounded(fn *ssa.Function, p putSite) {
 		return
 	}
 	if p.prim == typedPut {
-		g := globalOf(p.instr.Common().Args[0])
+		g := globalOf(p.args[0])
 		if g == nil || len(c.hooks[g]["Keep"]) > 0 {
 			return
 		}
@@ -539,7 +547,7 @@ func (c *checker) newTypes(g *ssa.Global) ([]types.Type, bool) {
 	}
 	var ts []types.Type
 	for _, b := range fn.Blocks {
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		ret, ok := lastInstr(b).(*ssa.Return)
 		if !ok || len(ret.Results) != 1 {
 			continue
 		}
@@ -562,10 +570,10 @@ func (c *checker) newTypes(g *ssa.Global) ([]types.Type, bool) {
 // checkGetType reports type assertions on a sync.Pool's Get that can only
 // fail, given what New returns.
 func (c *checker) checkGetType(g getSite) {
-	if g.prim != syncGet {
+	if g.prim != syncGet || len(g.args) == 0 {
 		return
 	}
-	pool := globalOf(g.call.Call.Args[0])
+	pool := globalOf(g.args[0])
 	if pool == nil {
 		return
 	}
@@ -594,7 +602,7 @@ func (c *checker) checkPutType(p putSite) {
 	if !ok || containsTypeParam(mi.X.Type()) {
 		return
 	}
-	pool := globalOf(p.instr.Common().Args[0])
+	pool := globalOf(p.args[0])
 	if pool == nil {
 		return
 	}
@@ -717,7 +725,10 @@ func (c *checker) objName(p *putSite) string {
 	}
 	if call := c.callExpr(p.instr.Common().Pos()); call != nil && p.param >= 0 {
 		idx := p.param
-		if sig := p.instr.Common().Signature(); sig.Recv() != nil {
+		// p.param indexes the arguments receiver first; the syntax has
+		// the receiver before the dot (x.Put(b)), in a method value
+		// (put := x.Put; put(b)) or among the arguments (method expression).
+		if c.hasRecvOutsideArgs(p, call) {
 			if idx == 0 {
 				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 					return types.ExprString(sel.X)
@@ -726,9 +737,27 @@ func (c *checker) objName(p *putSite) string {
 			}
 			idx--
 		}
-		if idx < len(call.Args) {
+		if idx >= 0 && idx < len(call.Args) {
 			return types.ExprString(call.Args[idx])
 		}
 	}
 	return "the object"
+}
+
+// hasRecvOutsideArgs reports whether the callee of the put site p is a
+// method whose receiver is not among the syntactic arguments of call.
+func (c *checker) hasRecvOutsideArgs(p *putSite, call *ast.CallExpr) bool {
+	com := p.instr.Common()
+	if com.Signature().Recv() != nil {
+		return true
+	}
+	if isBoundWrapper(com.StaticCallee()) {
+		return true
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if s, ok := c.pass.TypesInfo.Selections[sel]; ok && s.Kind() == types.MethodVal {
+			return true
+		}
+	}
+	return false
 }

@@ -189,8 +189,12 @@ func longLived(addr ssa.Value) (string, bool) {
 			}
 			return describeLoc(a.Name(), fields), true
 		case *ssa.FieldAddr:
-			st, ok := a.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+			ptr, ok := a.X.Type().Underlying().(*types.Pointer)
 			if !ok {
+				return "", false
+			}
+			st, ok := ptr.Elem().Underlying().(*types.Struct)
+			if !ok || a.Field >= st.NumFields() {
 				return "", false
 			}
 			fields = append([]string{st.Field(a.Field).Name()}, fields...)

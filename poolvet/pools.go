@@ -213,11 +213,35 @@ type callee struct {
 	sum  *summary
 }
 
+// callArgs returns the arguments of a call as the called function or
+// method sees them, receiver first. They are com.Args, except for a call of
+// a method value (get := p.Get; get()): SSA calls a bound method wrapper,
+// whose receiver is the closure's binding, not an argument.
+func callArgs(com *ssa.CallCommon) []ssa.Value {
+	if mc, ok := com.Value.(*ssa.MakeClosure); ok && isBoundWrapper(com.StaticCallee()) && len(mc.Bindings) == 1 {
+		args := make([]ssa.Value, 0, len(com.Args)+1)
+		return append(append(args, mc.Bindings[0]), com.Args...)
+	}
+	return com.Args
+}
+
+// isBoundWrapper reports whether fn is the synthetic wrapper of a method value.
+func isBoundWrapper(fn *ssa.Function) bool {
+	return fn != nil && len(fn.FreeVars) == 1 && strings.HasPrefix(fn.Synthetic, "bound method wrapper")
+}
+
 // calleeOf returns what the static callee of a call does, or ok=false.
+// Method values and method expressions count as calls of their method:
+// use callArgs for the arguments.
 func (c *checker) calleeOf(com *ssa.CallCommon) (callee, bool) {
 	fn := com.StaticCallee()
 	if fn == nil {
 		return callee{}, false
+	}
+	if isBoundWrapper(fn) {
+		if _, ok := com.Value.(*ssa.MakeClosure); !ok {
+			return callee{}, false
+		}
 	}
 	obj, _ := fn.Object().(*types.Func)
 	if obj != nil {
@@ -231,6 +255,12 @@ func (c *checker) calleeOf(com *ssa.CallCommon) (callee, bool) {
 	}
 	if s := c.sums[fn]; s != nil {
 		return callee{sum: s}, true
+	}
+	if fn.Synthetic != "" && obj != nil && obj.Pkg() == c.pass.Pkg {
+		// A thunk or bound wrapper of a method of this package.
+		if s := c.byObj[obj]; s != nil {
+			return callee{sum: s}, true
+		}
 	}
 	if obj == nil {
 		return callee{}, false
@@ -257,6 +287,7 @@ func (c *checker) calleeOf(com *ssa.CallCommon) (callee, bool) {
 // A putSite is one place where an object goes back to a pool.
 type putSite struct {
 	instr    ssa.CallInstruction // *ssa.Call or *ssa.Defer
+	args     []ssa.Value         // callArgs of the call: receiver first
 	key      objKey
 	arg      ssa.Value // the argument as passed (before rootOf)
 	prim     *primitive
@@ -269,6 +300,7 @@ type putSite struct {
 // A getSite is a call that returns an object from a pool.
 type getSite struct {
 	call   *ssa.Call
+	args   []ssa.Value // callArgs of the call: receiver first
 	prim   *primitive
 	resets bool // the object comes back reset (or the pool resets it)
 }
@@ -290,21 +322,21 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 			if !ok {
 				continue
 			}
+			args := callArgs(com)
 			if p := ce.prim; p != nil {
-				if p.role == rolePut && p.param < len(com.Args) {
-					arg := com.Args[p.param]
-					puts = append(puts, putSite{instr: ci, key: rootOf(arg), arg: arg, prim: p, deferred: deferred, param: p.param})
-				} else if p.role == roleGet && !deferred {
-					call := ci.(*ssa.Call)
-					gets = append(gets, getSite{call: call, prim: p, resets: c.poolResets(p, com)})
+				if p.role == rolePut && p.param < len(args) {
+					arg := args[p.param]
+					puts = append(puts, putSite{instr: ci, args: args, key: rootOf(arg), arg: arg, prim: p, deferred: deferred, param: p.param})
+				} else if call, ok := ci.(*ssa.Call); ok && p.role == roleGet {
+					gets = append(gets, getSite{call: call, args: args, prim: p, resets: c.poolResets(p, args)})
 				}
 				continue
 			}
 			s := ce.sum
 			for idx, resets := range s.putParams {
-				if idx < len(com.Args) {
-					arg := com.Args[idx]
-					puts = append(puts, putSite{instr: ci, key: rootOf(arg), arg: arg, deferred: deferred, resets: resets, param: idx})
+				if idx < len(args) {
+					arg := args[idx]
+					puts = append(puts, putSite{instr: ci, args: args, key: rootOf(arg), arg: arg, deferred: deferred, resets: resets, param: idx})
 				}
 			}
 			if mc, ok := com.Value.(*ssa.MakeClosure); ok {
@@ -317,12 +349,12 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 					if !fp.cell {
 						key = rootOf(b)
 					}
-					puts = append(puts, putSite{instr: ci, key: key, arg: b, deferred: deferred, resets: fp.resets, cond: fp.cond, param: -1})
+					puts = append(puts, putSite{instr: ci, args: args, key: key, arg: b, deferred: deferred, resets: fp.resets, cond: fp.cond, param: -1})
 				}
 			}
 			if s.gets && !deferred {
 				if call, ok := ci.(*ssa.Call); ok {
-					gets = append(gets, getSite{call: call, resets: s.getResets})
+					gets = append(gets, getSite{call: call, args: args, resets: s.getResets})
 				}
 			}
 		}
@@ -333,12 +365,15 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 
 // poolResets reports whether a primitive Get returns objects that are reset
 // by the pool itself, or whether that cannot be known (precision first).
-func (c *checker) poolResets(p *primitive, com *ssa.CallCommon) bool {
+func (c *checker) poolResets(p *primitive, args []ssa.Value) bool {
 	switch p.kind {
 	case kindSync:
 		return false
 	case kindTyped:
-		g := globalOf(com.Args[0])
+		if len(args) == 0 {
+			return true
+		}
+		g := globalOf(args[0])
 		if g == nil {
 			return true // a pool we cannot see the configuration of
 		}
@@ -393,7 +428,10 @@ func (c *checker) collectHooks() {
 				if g == nil || !isPoolType(g.Type()) {
 					continue
 				}
-				fields := g.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+				fields, ok := g.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct) // isPoolType: a pointer
+				if !ok || fa.Field >= fields.NumFields() {
+					continue
+				}
 				name := fields.Field(fa.Field).Name()
 				if c.hooks[g] == nil {
 					c.hooks[g] = map[string][]ssa.Value{}
@@ -428,10 +466,17 @@ func (c *checker) summarize() {
 			old := c.sums[fn]
 			if !s.equal(old) {
 				changed = true
+				obj, _ := fn.Object().(*types.Func)
 				if s.empty() {
 					delete(c.sums, fn)
+					if obj != nil {
+						delete(c.byObj, obj)
+					}
 				} else {
 					c.sums[fn] = s
+					if obj != nil {
+						c.byObj[obj] = s
+					}
 				}
 			}
 		}
@@ -493,7 +538,7 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 	s.aliases = c.returnsAlias(fn)
 	if len(gets) > 0 && fn.Signature.Results().Len() > 0 {
 		for _, b := range fn.Blocks {
-			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+			ret, ok := lastInstr(b).(*ssa.Return)
 			if !ok || len(ret.Results) == 0 {
 				continue
 			}
@@ -517,7 +562,7 @@ func (c *checker) returnsAlias(fn *ssa.Function) bool {
 	}
 	al := c.aliasesOf(fn, objKey{fn.Params[0], false}, false)
 	for _, b := range fn.Blocks {
-		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 && al[ret.Results[0]] {
+		if ret, ok := lastInstr(b).(*ssa.Return); ok && len(ret.Results) > 0 && al[ret.Results[0]] {
 			return true
 		}
 	}
@@ -605,7 +650,7 @@ func mustPass(fn *ssa.Function, instr ssa.Instruction, obj ssa.Value) bool {
 		if b == instr.Block() {
 			continue
 		}
-		last := b.Instrs[len(b.Instrs)-1]
+		last := lastInstr(b)
 		if _, ok := last.(*ssa.Return); ok {
 			return false
 		}
@@ -727,4 +772,12 @@ func isBound(v ssa.Value) bool {
 		return x.Op == token.MUL && globalOf(x.X) != nil
 	}
 	return false
+}
+
+// lastInstr returns the control instruction that ends b, or nil.
+func lastInstr(b *ssa.BasicBlock) ssa.Instruction {
+	if len(b.Instrs) == 0 {
+		return nil
+	}
+	return b.Instrs[len(b.Instrs)-1]
 }

@@ -56,6 +56,9 @@ type checker struct {
 	// sums holds the wrapper summary of each source function (keyed by the
 	// generic origin for instances).
 	sums map[*ssa.Function]*summary
+	// byObj holds the same summaries by declared function, for calls of
+	// method values and method expressions, which go through wrappers.
+	byObj map[*types.Func]*summary
 
 	// hooks records, for each package-level pool variable, which of the
 	// fields New, Reset and Keep are assigned somewhere in the package.
@@ -69,8 +72,9 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	c := &checker{
-		pass: pass,
-		sums: map[*ssa.Function]*summary{},
+		pass:  pass,
+		sums:  map[*ssa.Function]*summary{},
+		byObj: map[*types.Func]*summary{},
 	}
 	c.funcs = buildSSA(pass)
 	c.collectHooks()

@@ -85,3 +85,21 @@ func TestCategories(t *testing.T) {
 type quiet struct{ t *testing.T }
 
 func (q *quiet) Errorf(format string, args ...any) {}
+
+// TestNoCrash runs every check over package crash, whose shapes once made
+// poolvet panic or reach unusual SSA (method values and expressions of Get
+// and Put, pools in generic fields, arrays, maps and interfaces, closures,
+// recover, goto, select, range-over-func). A panic fails the test; so does
+// an analysis error. What it reports there is not looked at.
+func TestNoCrash(t *testing.T) {
+	only(t, checks...)
+	results := analysistest.Run(&quiet{t}, analysistest.TestData(), poolvet.Analyzer, "crash")
+	if len(results) == 0 {
+		t.Fatal("got no result for package crash")
+	}
+	for _, r := range results {
+		if r.Err != nil {
+			t.Errorf("package %s: got error %v; want none", r.Pass.Pkg.Path(), r.Err)
+		}
+	}
+}
