@@ -58,7 +58,7 @@ type caseScore struct {
 	name                string
 	checks              []string // checks the expectations name
 	expected, found     int
-	extra               int      // reports in bug at lines without expectation
+	extra               []string // reports in bug at lines without expectation
 	fixedReports        []string // reports in the fixed twin
 	missed, fixedDetail []string
 }
@@ -144,9 +144,10 @@ func scoreCorpus(t *testing.T, part string) {
 				s.missed = append(s.missed, fmt.Sprintf("%s:%d %s", e.file, e.line, e.re))
 			}
 		}
-		for i := range bugDiags {
+		for i, d := range bugDiags {
 			if !used[i] {
-				s.extra++
+				p := fset.Position(d.Pos)
+				s.extra = append(s.extra, fmt.Sprintf("%s:%d [%s] %s", filepath.Base(p.Filename), p.Line, d.Category, d.Message))
 			}
 		}
 		for _, d := range diags[part+"/"+name+"/fixed"] {
@@ -168,7 +169,7 @@ func report(t *testing.T, part string, scores []caseScore) {
 	for _, s := range scores {
 		expected += s.expected
 		found += s.found
-		extra += s.extra
+		extra += len(s.extra)
 		if len(s.fixedReports) > 0 {
 			fixedCases++
 			fixedReports += len(s.fixedReports)
@@ -179,9 +180,12 @@ func report(t *testing.T, part string, scores []caseScore) {
 			v[1] += s.found
 			byCheck[c] = v
 		}
-		fmt.Fprintf(&b, "%-22s %-24s %5d %5d %5d %5d\n", s.name, strings.Join(s.checks, ","), s.expected, s.found, s.extra, len(s.fixedReports))
+		fmt.Fprintf(&b, "%-22s %-24s %5d %5d %5d %5d\n", s.name, strings.Join(s.checks, ","), s.expected, s.found, len(s.extra), len(s.fixedReports))
 		for _, m := range s.missed {
 			fmt.Fprintf(&b, "    missed %s\n", m)
+		}
+		for _, x := range s.extra {
+			fmt.Fprintf(&b, "    extra in bug %s\n", x)
 		}
 		for _, f := range s.fixedReports {
 			fmt.Fprintf(&b, "    fixed twin reported %s\n", f)

@@ -19,6 +19,9 @@ func (r *ResponseChain) HeadersString() string {
 }
 
 func (r *ResponseChain) Close() {
+	if r.headers.Cap() > 1<<20 {
+		return
+	}
 	r.headers.Reset()
 	bufPool.Put(r.headers)
 }
