@@ -1,0 +1,602 @@
+package advise
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// program is the user's code: the packages named on the command line, their
+// test variants, and an index from file path to syntax and type information.
+type program struct {
+	fset  *token.FileSet
+	files map[string]*srcFile  // absolute file path -> file
+	pkgs  map[string]*pkgFiles // package path (test variants merged) -> files
+	names map[string]bool      // package paths of the user's packages, with _test variants
+}
+
+type srcFile struct {
+	path string
+	ast  *ast.File
+	pkg  *packages.Package
+}
+
+type pkgFiles struct {
+	byBase map[string]*srcFile // base name -> file, to map profiles built elsewhere
+}
+
+// loadProgram loads patterns (with tests) from dir.
+func loadProgram(dir string, patterns []string) (*program, error) {
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	cfg := &packages.Config{
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+			packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo,
+		Dir:   dir,
+		Tests: true,
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("pooladvise: loading %s: %v", strings.Join(patterns, " "), err)
+	}
+	prog := &program{
+		fset:  cfg.Fset,
+		files: map[string]*srcFile{},
+		pkgs:  map[string]*pkgFiles{},
+		names: map[string]bool{},
+	}
+	if prog.fset == nil && len(pkgs) > 0 {
+		prog.fset = pkgs[0].Fset
+	}
+	nerr := 0
+	for _, p := range pkgs {
+		if strings.HasSuffix(p.PkgPath, ".test") || p.Types == nil {
+			continue // the generated test main
+		}
+		nerr += len(p.Errors)
+		prog.fset = p.Fset
+		prog.names[p.PkgPath] = true
+		pf := prog.pkgs[p.PkgPath]
+		if pf == nil {
+			pf = &pkgFiles{byBase: map[string]*srcFile{}}
+			prog.pkgs[p.PkgPath] = pf
+		}
+		for _, f := range p.Syntax {
+			name := p.Fset.File(f.Pos()).Name()
+			abs, _ := filepath.Abs(name)
+			// A test variant ("p [p.test]") holds the package's files plus
+			// its tests: prefer it, it sees everything the tests see.
+			if old := prog.files[abs]; old != nil && len(old.pkg.Syntax) >= len(p.Syntax) {
+				pf.byBase[filepath.Base(abs)] = old
+				continue
+			}
+			sf := &srcFile{path: abs, ast: f, pkg: p}
+			prog.files[abs] = sf
+			pf.byBase[filepath.Base(abs)] = sf
+		}
+	}
+	if len(prog.files) == 0 {
+		return nil, fmt.Errorf("pooladvise: no Go files in %s (run it inside your module, or name packages)", strings.Join(patterns, " "))
+	}
+	_ = nerr
+	return prog, nil
+}
+
+// funcPkgPath returns the package path of a symbol name as the runtime
+// writes it: "example.com/m/sub.(*T).M" -> "example.com/m/sub".
+func funcPkgPath(name string) string {
+	slash := strings.LastIndex(name, "/")
+	dot := strings.Index(name[slash+1:], ".")
+	if dot < 0 {
+		return name
+	}
+	return name[:slash+1+dot]
+}
+
+// shortFunc turns "example.com/m/sub.(*T).M" into "sub.(*T).M".
+func shortFunc(name string) string {
+	if i := strings.LastIndex(funcPkgPath(name), "/"); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+// lookup finds the user's source file for a frame: by absolute path, or,
+// for a profile built on another machine (or with -trimpath), by package
+// path and base name.
+func (prog *program) lookup(fn, file string) *srcFile {
+	if sf := prog.files[file]; sf != nil {
+		return sf
+	}
+	pp := funcPkgPath(fn)
+	if !prog.names[pp] {
+		return nil
+	}
+	pf := prog.pkgs[pp]
+	if pf == nil {
+		return nil
+	}
+	return pf.byBase[filepath.Base(file)]
+}
+
+// site is what the source says about one line where the user's code
+// allocates.
+type lineInfo struct {
+	file     *srcFile
+	line     int
+	typ      types.Type // what is allocated or constructed; nil when unknown
+	pkgName  string     // name of the package the line is in
+	expr     ast.Expr   // the allocating expression, nil when unknown
+	kind     string     // "new", "make", "lit", "ctor", "append", "string", "func", "map", "var", "method"
+	variable *types.Var // the variable holding the object, when there is one
+	fn       *ast.FuncDecl
+	lastUse  int // last line that uses variable
+}
+
+// profName returns the name the runtime gives f in profiles:
+// "pkg/path.F", "pkg/path.(*T).M", "pkg/path.T.M".
+func profName(f *types.Func) string {
+	sig, _ := f.Type().(*types.Signature)
+	if f.Pkg() == nil {
+		return f.Name()
+	}
+	if sig != nil && sig.Recv() != nil {
+		rt := sig.Recv().Type()
+		ptr := false
+		if p, ok := rt.(*types.Pointer); ok {
+			rt, ptr = p.Elem(), true
+		}
+		tn := ""
+		if n, ok := rt.(*types.Named); ok {
+			tn = n.Obj().Name()
+		}
+		if ptr {
+			return f.Pkg().Path() + ".(*" + tn + ")." + f.Name()
+		}
+		return f.Pkg().Path() + "." + tn + "." + f.Name()
+	}
+	return f.Pkg().Path() + "." + f.Name()
+}
+
+// stripTypeArgs removes "[...]" from a profile symbol name.
+func stripTypeArgs(s string) string {
+	for {
+		i := strings.Index(s, "[")
+		if i < 0 {
+			return s
+		}
+		depth, j := 0, i
+		for ; j < len(s); j++ {
+			if s[j] == '[' {
+				depth++
+			} else if s[j] == ']' {
+				depth--
+				if depth == 0 {
+					break
+				}
+			}
+		}
+		if j == len(s) {
+			return s[:i]
+		}
+		s = s[:i] + s[j+1:]
+	}
+}
+
+// analyzeLine names what the user's line allocates. callee is the profile
+// name of the frame the line called into ("" when the allocation is made by
+// the line itself).
+func (prog *program) analyzeLine(sf *srcFile, line int, callee string) *lineInfo {
+	li := &lineInfo{file: sf, line: line, pkgName: sf.pkg.Name}
+	info := sf.pkg.TypesInfo
+	fset := sf.pkg.Fset
+	onLine := func(n ast.Node) bool {
+		return fset.Position(n.Pos()).Line <= line && fset.Position(n.End()).Line >= line
+	}
+	startsOn := func(n ast.Node) bool { return fset.Position(n.Pos()).Line == line }
+	// The innermost function declaration around the line.
+	for _, d := range sf.ast.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && onLine(fd) {
+			li.fn = fd
+		}
+	}
+	var cands []ast.Node
+	var root ast.Node = sf.ast
+	if li.fn != nil {
+		root = li.fn
+	}
+	ast.Inspect(root, func(n ast.Node) bool {
+		if n == nil || !onLine(n) {
+			return false
+		}
+		switch n.(type) {
+		case *ast.CallExpr, *ast.CompositeLit, *ast.UnaryExpr, *ast.FuncLit, *ast.BinaryExpr, *ast.ValueSpec, *ast.AssignStmt:
+			if startsOn(n) || isCall(n) && fset.Position(n.(*ast.CallExpr).Lparen).Line == line {
+				cands = append(cands, n)
+			}
+		}
+		if _, ok := n.(*ast.FuncLit); ok && !startsOn(n) {
+			return true // the line is inside a closure: look inside
+		}
+		return true
+	})
+	callee = stripTypeArgs(callee)
+	if callee != "" && !strings.HasPrefix(callee, "runtime.") {
+		// The line calls a function that allocates: find that call.
+		for _, n := range cands {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				continue
+			}
+			if f := calledFunc(info, call); f != nil && stripTypeArgs(profName(f)) == callee {
+				prog.describeCall(li, call)
+				return li
+			}
+		}
+		// The callee may be a wrapper that was inlined away: the first
+		// non-builtin call on the line.
+		for _, n := range cands {
+			if call, ok := n.(*ast.CallExpr); ok && calledFunc(info, call) != nil {
+				prog.describeCall(li, call)
+				return li
+			}
+		}
+	}
+	// The line allocates itself: the allocating expressions, in order of
+	// how much they say.
+	best, bestRank := ast.Node(nil), 100
+	for _, n := range cands {
+		r := 100
+		switch x := n.(type) {
+		case *ast.UnaryExpr:
+			if _, ok := x.X.(*ast.CompositeLit); ok && x.Op == token.AND {
+				r = 0
+			}
+		case *ast.CallExpr:
+			if b := builtinName(info, x); b == "new" || b == "make" {
+				r = 1
+			} else if b == "append" {
+				r = 4
+			} else if tv, ok := info.Types[x.Fun]; ok && tv.IsType() {
+				r = 5 // conversion: string(b), []byte(s)
+			} else if calledFunc(info, x) != nil {
+				r = 6
+			}
+		case *ast.CompositeLit:
+			r = 2
+		case *ast.FuncLit:
+			r = 7
+		case *ast.BinaryExpr:
+			if t := info.TypeOf(x); t != nil && x.Op == token.ADD && isString(t) {
+				r = 5
+			}
+		case *ast.ValueSpec:
+			r = 3
+		case *ast.AssignStmt:
+			r = 8 // m[k] = v grows a map
+		}
+		if r < bestRank {
+			best, bestRank = n, r
+		}
+	}
+	switch x := best.(type) {
+	case *ast.UnaryExpr:
+		li.expr, li.kind, li.typ = x, "new", info.TypeOf(x)
+	case *ast.CallExpr:
+		switch builtinName(info, x) {
+		case "new":
+			li.expr, li.kind, li.typ = x, "new", info.TypeOf(x)
+		case "make":
+			li.expr, li.kind, li.typ = x, "make", info.TypeOf(x)
+		case "append":
+			li.expr, li.kind, li.typ = x, "append", info.TypeOf(x)
+		default:
+			if tv, ok := info.Types[x.Fun]; ok && tv.IsType() {
+				li.expr, li.kind, li.typ = x, "convert", tv.Type
+			} else {
+				prog.describeCall(li, x)
+				return li
+			}
+		}
+	case *ast.CompositeLit:
+		li.expr, li.kind, li.typ = x, "lit", info.TypeOf(x)
+		if _, isStruct := under(li.typ).(*types.Struct); isStruct {
+			li.typ = types.NewPointer(li.typ) // an escaping T{} is a heap *T
+		}
+	case *ast.FuncLit:
+		li.expr, li.kind, li.typ = x, "func", info.TypeOf(x)
+	case *ast.BinaryExpr:
+		li.expr, li.kind, li.typ = x, "string", info.TypeOf(x)
+	case *ast.ValueSpec:
+		// var x T, moved to the heap because it escapes.
+		if len(x.Names) > 0 {
+			if v, ok := info.Defs[x.Names[0]].(*types.Var); ok {
+				li.kind, li.variable, li.typ = "var", v, types.NewPointer(v.Type())
+			}
+		}
+	case *ast.AssignStmt:
+		// x = v where x is an interface: v is boxed (runtime.convT).
+		for i, l := range x.Lhs {
+			if i < len(x.Rhs) && len(x.Lhs) == len(x.Rhs) {
+				lt, rt := info.TypeOf(l), info.TypeOf(x.Rhs[i])
+				if lt != nil && rt != nil && types.IsInterface(lt) && !types.IsInterface(rt) {
+					li.expr, li.kind, li.typ = x.Rhs[i], "convert", rt
+				}
+			}
+		}
+		for _, l := range x.Lhs {
+			if ix, ok := l.(*ast.IndexExpr); ok {
+				if t := info.TypeOf(ix.X); t != nil {
+					if _, ok := under(t).(*types.Map); ok {
+						li.expr, li.kind, li.typ = ix.X, "map", t
+					}
+				}
+			}
+		}
+	}
+	if li.expr != nil && li.variable == nil {
+		li.variable = assignedVar(info, root, li.expr)
+	}
+	prog.findLastUse(li)
+	return li
+}
+
+func isCall(n ast.Node) bool { _, ok := n.(*ast.CallExpr); return ok }
+
+func under(t types.Type) types.Type {
+	if t == nil {
+		return nil
+	}
+	return t.Underlying()
+}
+
+func isString(t types.Type) bool {
+	b, ok := under(t).(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+func builtinName(info *types.Info, call *ast.CallExpr) string {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	if b, ok := info.Uses[id].(*types.Builtin); ok {
+		return b.Name()
+	}
+	return ""
+}
+
+// calledFunc returns the function or method a call statically calls.
+func calledFunc(info *types.Info, call *ast.CallExpr) *types.Func {
+	fun := ast.Unparen(call.Fun)
+	if ix, ok := fun.(*ast.IndexExpr); ok {
+		fun = ix.X
+	} else if ix, ok := fun.(*ast.IndexListExpr); ok {
+		fun = ix.X
+	}
+	var id *ast.Ident
+	switch f := fun.(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	default:
+		return nil
+	}
+	fn, _ := info.Uses[id].(*types.Func)
+	if fn != nil {
+		fn = fn.Origin()
+	}
+	return fn
+}
+
+// returnsAllocation reports whether a function's first result is memory it
+// may have allocated: a pointer, slice, map, channel, function, string or
+// interface.
+func returnsAllocation(sig *types.Signature) types.Type {
+	if sig.Results().Len() == 0 {
+		return nil
+	}
+	t := sig.Results().At(0).Type()
+	if types.Identical(t, types.Universe.Lookup("error").Type()) {
+		return nil
+	}
+	switch u := under(t).(type) {
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
+		return t
+	case *types.Basic:
+		if u.Info()&types.IsString != 0 {
+			return t
+		}
+	}
+	return nil
+}
+
+// describeCall fills li from a call that allocates. A method call whose
+// result is not the allocation (w.Write, buf.WriteString, zw.Close)
+// allocates into its receiver: the allocation belongs to the line that
+// constructed the receiver, when that is a local variable.
+func (prog *program) describeCall(li *lineInfo, call *ast.CallExpr) {
+	info := li.file.pkg.TypesInfo
+	fn := calledFunc(info, call)
+	li.expr = call
+	if fn == nil {
+		li.kind, li.typ = "call", info.TypeOf(call)
+		return
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() != nil && returnsAllocation(sig) == nil {
+		li.kind = "method"
+		sel, _ := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if sel != nil {
+			recvT := info.TypeOf(sel.X)
+			if _, isPtr := under(recvT).(*types.Pointer); !isPtr && recvT != nil {
+				if _, isIface := under(recvT).(*types.Interface); !isIface {
+					recvT = types.NewPointer(recvT)
+				}
+			}
+			li.typ = recvT
+			if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok {
+				if v, ok := info.Uses[id].(*types.Var); ok && !v.IsField() && v.Parent() != v.Pkg().Scope() {
+					li.variable = v
+					prog.moveToDefinition(li, v)
+				}
+			}
+		}
+		prog.findLastUse(li)
+		return
+	}
+	li.kind = "ctor"
+	if t := returnsAllocation(sig); t != nil {
+		li.typ = info.TypeOf(call)
+		if tup, ok := li.typ.(*types.Tuple); ok {
+			li.typ = tup.At(0).Type()
+		}
+	} else {
+		li.typ = info.TypeOf(call)
+	}
+	var root ast.Node = li.file.ast
+	if li.fn != nil {
+		root = li.fn
+	}
+	li.variable = assignedVar(info, root, call)
+	prog.findLastUse(li)
+}
+
+// moveToDefinition re-attributes li to the line that gave v its value, when
+// v is defined in the same function by a constructor call, a composite
+// literal, new or make, or declared with var.
+func (prog *program) moveToDefinition(li *lineInfo, v *types.Var) {
+	info := li.file.pkg.TypesInfo
+	fset := li.file.pkg.Fset
+	if li.fn == nil || v.Pos() < li.fn.Pos() || v.Pos() > li.fn.End() {
+		return // a parameter or a variable of another function
+	}
+	var def ast.Expr
+	var spec *ast.ValueSpec
+	ast.Inspect(li.fn, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range s.Lhs {
+				if id, ok := l.(*ast.Ident); ok && info.Defs[id] == v && len(s.Rhs) == len(s.Lhs) {
+					def = s.Rhs[i]
+				} else if ok && info.Defs[id] == v && len(s.Rhs) == 1 {
+					def = s.Rhs[0] // zw, err := gzip.NewWriterLevel(...)
+				}
+			}
+		case *ast.ValueSpec:
+			for i, id := range s.Names {
+				if info.Defs[id] == v {
+					spec = s
+					if i < len(s.Values) {
+						def = s.Values[i]
+					}
+				}
+			}
+		}
+		return def == nil
+	})
+	switch d := ast.Unparen(def).(type) {
+	case *ast.CallExpr:
+		if b := builtinName(info, d); b == "new" || b == "make" {
+			li.kind = b
+		} else if f := calledFunc(info, d); f != nil {
+			li.kind = "ctor"
+		} else {
+			return
+		}
+		li.expr, li.line = d, fset.Position(d.Pos()).Line
+		li.typ = info.TypeOf(d)
+		if tup, ok := li.typ.(*types.Tuple); ok {
+			li.typ = tup.At(0).Type()
+		}
+	case *ast.UnaryExpr:
+		if _, ok := d.X.(*ast.CompositeLit); ok && d.Op == token.AND {
+			li.expr, li.kind, li.line, li.typ = d, "new", fset.Position(d.Pos()).Line, info.TypeOf(d)
+		}
+	case nil:
+		if spec != nil {
+			li.kind, li.line = "var", fset.Position(spec.Pos()).Line
+			li.typ = types.NewPointer(v.Type())
+			if _, isPtr := under(v.Type()).(*types.Pointer); isPtr {
+				li.typ = v.Type()
+			}
+		}
+	}
+}
+
+// assignedVar returns the variable that expr is assigned to or defines, if any.
+func assignedVar(info *types.Info, root ast.Node, expr ast.Expr) *types.Var {
+	var v *types.Var
+	ast.Inspect(root, func(n ast.Node) bool {
+		if v != nil {
+			return false
+		}
+		switch s := n.(type) {
+		case *ast.AssignStmt:
+			for i, r := range s.Rhs {
+				if ast.Unparen(r) == expr && (len(s.Lhs) == len(s.Rhs) || i == 0) {
+					if id, ok := s.Lhs[i].(*ast.Ident); ok {
+						if o, ok := info.ObjectOf(id).(*types.Var); ok {
+							v = o
+						}
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, r := range s.Values {
+				if ast.Unparen(r) == expr && i < len(s.Names) {
+					v, _ = info.Defs[s.Names[i]].(*types.Var)
+				}
+			}
+		}
+		return true
+	})
+	return v
+}
+
+// findLastUse sets li.lastUse to the last line of li.fn that mentions
+// li.variable.
+func (prog *program) findLastUse(li *lineInfo) {
+	if li.variable == nil || li.fn == nil {
+		return
+	}
+	info := li.file.pkg.TypesInfo
+	fset := li.file.pkg.Fset
+	ast.Inspect(li.fn, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == li.variable {
+			if l := fset.Position(id.Pos()).Line; l > li.lastUse {
+				li.lastUse = l
+			}
+		}
+		return true
+	})
+}
+
+// qualifier writes package names, not paths; none for the package the
+// code is in when local is true.
+func qualifier(local *types.Package) types.Qualifier {
+	return func(p *types.Package) string {
+		if local != nil && p == local {
+			return ""
+		}
+		return p.Name()
+	}
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
