@@ -3,7 +3,9 @@ package bytepool_test
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/bits"
+	"math/rand/v2"
 	"strconv"
 	"sync"
 	"testing"
@@ -61,6 +63,60 @@ func BenchmarkPoolGetPut(b *testing.B) {
 			run(b, func(n int) []byte { return make([]byte, n) }, func([]byte) {})
 		})
 	}
+}
+
+// BenchmarkGetPutLogUniform is Get(n)+Put as programs call them: the
+// package-level functions over 4,096 sizes log-uniform in 16 B..64 KiB
+// (fixed seed), writing the first and last byte of each buffer, with the
+// mean cap/len as a metric; impl=instance is the same on a Pool of its own.
+// The comparison with other libraries is benchmarks/bytepoolcmp's
+// BenchmarkGetPut.
+func BenchmarkGetPutLogUniform(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 14))
+	sizes := make([]int, 1<<12)
+	sum := 0
+	for i := range sizes {
+		sizes[i] = int(16 * math.Exp2(12*r.Float64()))
+		sum += sizes[i]
+	}
+	const mask = 1<<12 - 1
+	setup := func(b *testing.B, get func(int) []byte, put func([]byte)) {
+		var ratio float64
+		for _, n := range sizes {
+			buf := get(n)
+			ratio += float64(cap(buf)) / float64(n)
+			put(buf)
+		}
+		b.SetBytes(int64(sum / len(sizes)))
+		b.ReportAllocs()
+		b.Cleanup(func() { b.ReportMetric(ratio/float64(len(sizes)), "cap/len") })
+	}
+	b.Run("impl=package", func(b *testing.B) {
+		setup(b, bytepool.Get, bytepool.Put)
+		for i := 0; b.Loop(); i++ {
+			buf := bytepool.Get(sizes[i&mask])
+			buf[0], buf[len(buf)-1] = byte(i), byte(i)
+			bytepool.Put(buf)
+		}
+	})
+	b.Run("impl=instance", func(b *testing.B) {
+		var p bytepool.Pool
+		setup(b, p.Get, p.Put)
+		for i := 0; b.Loop(); i++ {
+			buf := p.Get(sizes[i&mask])
+			buf[0], buf[len(buf)-1] = byte(i), byte(i)
+			p.Put(buf)
+		}
+	})
+	b.Run("impl=sync.Pool-pow2", func(b *testing.B) {
+		var p syncPow2
+		setup(b, p.get, p.put)
+		for i := 0; b.Loop(); i++ {
+			buf := p.get(sizes[i&mask])
+			buf[0], buf[len(buf)-1] = byte(i), byte(i)
+			p.put(buf)
+		}
+	})
 }
 
 // BenchmarkPoolGetPutParallel is BenchmarkPoolGetPut with 4 KiB from

@@ -2,6 +2,7 @@ package bytepoolcmp
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -53,50 +54,61 @@ func same(b []byte) []byte { return b }
 
 func deref(b *[]byte) []byte { return *b }
 
-// BenchmarkGetPut is the size-classed pool's hot path: Get(n) and Put over
-// log-uniform sizes 16 B..64 KiB on one goroutine, with every pool warm.
-// Each loop calls its pool directly, as a program would.
+// sizeMask indexes the log-uniform sequence, whose length is a power of two.
+const sizeMask = 1<<12 - 1
+
+// BenchmarkGetPut is the size-classed pools' hot path as programs call it:
+// the package-level Get(n) and Put of each library over log-uniform sizes
+// 16 B..64 KiB (4,096 sizes, fixed seed) on one goroutine, writing the
+// first and last byte of every buffer (a pool that hands out memory nobody
+// touches measures less than its users pay). Each loop calls its pool
+// directly, as a program would; impl=bytepool-instance is the same loop on a
+// bytepool.Pool of the program's own, and impl=make the allocation it saves.
 func BenchmarkGetPut(b *testing.B) {
-	const mask = 1<<12 - 1
 	b.Run("impl=bytepool", func(b *testing.B) {
+		sizes, report := prepare(b, bytepool.Get, same, bytepool.Put)
+		for i := 0; b.Loop(); i++ {
+			buf := bytepool.Get(sizes[i&sizeMask])
+			buf[0], buf[len(buf)-1] = byte(i), byte(i)
+			bytepool.Put(buf)
+		}
+		report()
+	})
+	b.Run("impl=bytepool-instance", func(b *testing.B) {
 		var p bytepool.Pool
 		sizes, report := prepare(b, p.Get, same, p.Put)
 		for i := 0; b.Loop(); i++ {
-			p.Put(p.Get(sizes[i&mask]))
+			buf := p.Get(sizes[i&sizeMask])
+			buf[0], buf[len(buf)-1] = byte(i), byte(i)
+			p.Put(buf)
 		}
 		report()
 	})
 	b.Run("impl=libp2p", func(b *testing.B) {
-		var p libp2p.BufferPool
-		sizes, report := prepare(b, p.Get, same, p.Put)
+		sizes, report := prepare(b, libp2p.Get, same, libp2p.Put)
 		for i := 0; b.Loop(); i++ {
-			p.Put(p.Get(sizes[i&mask]))
+			buf := libp2p.Get(sizes[i&sizeMask])
+			buf[0], buf[len(buf)-1] = byte(i), byte(i)
+			libp2p.Put(buf)
 		}
 		report()
 	})
-	b.Run("impl=grpc-mem-default", func(b *testing.B) {
+	b.Run("impl=grpc-mem", func(b *testing.B) {
 		p := mem.DefaultBufferPool() // tiers 256 B, 4, 16, 32 KiB, 1 MiB
 		sizes, report := prepare(b, p.Get, deref, p.Put)
 		for i := 0; b.Loop(); i++ {
-			p.Put(p.Get(sizes[i&mask]))
-		}
-		report()
-	})
-	b.Run("impl=grpc-mem-pow2", func(b *testing.B) {
-		p, err := mem.NewBinaryTieredBufferPool(4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
-		if err != nil {
-			b.Fatal(err)
-		}
-		sizes, report := prepare(b, p.Get, deref, p.Put)
-		for i := 0; b.Loop(); i++ {
-			p.Put(p.Get(sizes[i&mask]))
+			buf := p.Get(sizes[i&sizeMask])
+			(*buf)[0], (*buf)[len(*buf)-1] = byte(i), byte(i)
+			p.Put(buf)
 		}
 		report()
 	})
 	b.Run("impl=make", func(b *testing.B) {
 		sizes, report := prepare(b, func(n int) []byte { return make([]byte, n) }, same, func([]byte) {})
 		for i := 0; b.Loop(); i++ {
-			sinkBuf = make([]byte, sizes[i&mask])
+			buf := make([]byte, sizes[i&sizeMask])
+			buf[0], buf[len(buf)-1] = byte(i), byte(i)
+			sinkBuf = buf
 		}
 		report()
 	})
@@ -108,31 +120,114 @@ var sinkBuf []byte
 // contention on the pools' shared state.
 func BenchmarkGetPutParallel(b *testing.B) {
 	sizes, mean := logUniformSizes(1<<12, 16, 64<<10)
-	run := func(b *testing.B, get func(int) []byte, put func([]byte)) {
+	setup := func(b *testing.B) {
 		b.SetBytes(int64(mean))
 		b.ReportAllocs()
-		b.RunParallel(func(pb *testing.PB) {
-			for i := 0; pb.Next(); i++ {
-				put(get(sizes[i&(len(sizes)-1)]))
-			}
-		})
 	}
 	b.Run("impl=bytepool", func(b *testing.B) {
-		var p bytepool.Pool
-		run(b, p.Get, p.Put)
+		setup(b)
+		b.RunParallel(func(pb *testing.PB) {
+			for i := 0; pb.Next(); i++ {
+				buf := bytepool.Get(sizes[i&sizeMask])
+				buf[0], buf[len(buf)-1] = byte(i), byte(i)
+				bytepool.Put(buf)
+			}
+		})
 	})
 	b.Run("impl=libp2p", func(b *testing.B) {
-		var p libp2p.BufferPool
-		run(b, p.Get, p.Put)
+		setup(b)
+		b.RunParallel(func(pb *testing.PB) {
+			for i := 0; pb.Next(); i++ {
+				buf := libp2p.Get(sizes[i&sizeMask])
+				buf[0], buf[len(buf)-1] = byte(i), byte(i)
+				libp2p.Put(buf)
+			}
+		})
 	})
 }
 
-// logTime is the timestamp of every log line.
+// The log line: the sync.Pool documentation's example as a logger writes it,
+// a ~60-byte line assembled from three strings and a newline into a pooled
+// buffer, handed to a writer, and the buffer given back. The three parts:
+const (
+	logLevel = "level=info "
+	logMsg   = "msg=\"request served\" "
+	logPath  = "path=/api/v1/items status=200"
+)
+
+// BenchmarkBufferLogLine takes a buffer from each library's package-level
+// pool, writes the log line with three WriteStrings and a WriteByte, writes
+// Bytes() to io.Discard and gives the buffer back: what the pool and its
+// buffer cost a logger per line. impl=bytepool-instance uses a Pool of its
+// own.
+func BenchmarkBufferLogLine(b *testing.B) {
+	const lineLen = len(logLevel+logMsg+logPath) + 1
+	b.Run("impl=bytepool", func(b *testing.B) {
+		b.SetBytes(int64(lineLen))
+		b.ReportAllocs()
+		for b.Loop() {
+			buf := bytepool.GetBuffer()
+			buf.WriteString(logLevel)
+			buf.WriteString(logMsg)
+			buf.WriteString(logPath)
+			buf.WriteByte('\n')
+			io.Discard.Write(buf.Bytes())
+			buf.Free()
+		}
+	})
+	b.Run("impl=bytepool-instance", func(b *testing.B) {
+		var p bytepool.Pool
+		b.SetBytes(int64(lineLen))
+		b.ReportAllocs()
+		for b.Loop() {
+			buf := p.GetBuffer()
+			buf.WriteString(logLevel)
+			buf.WriteString(logMsg)
+			buf.WriteString(logPath)
+			buf.WriteByte('\n')
+			io.Discard.Write(buf.Bytes())
+			buf.Free()
+		}
+	})
+	b.Run("impl=bytebufferpool", func(b *testing.B) {
+		b.SetBytes(int64(lineLen))
+		b.ReportAllocs()
+		for b.Loop() {
+			buf := bytebufferpool.Get()
+			buf.WriteString(logLevel)
+			buf.WriteString(logMsg)
+			buf.WriteString(logPath)
+			buf.WriteByte('\n')
+			io.Discard.Write(buf.Bytes())
+			bytebufferpool.Put(buf)
+		}
+	})
+	b.Run("impl=sync.Pool+bytes.Buffer", func(b *testing.B) {
+		b.SetBytes(int64(lineLen))
+		b.ReportAllocs()
+		for b.Loop() {
+			buf := bytesBuffers.Get().(*bytes.Buffer)
+			buf.WriteString(logLevel)
+			buf.WriteString(logMsg)
+			buf.WriteString(logPath)
+			buf.WriteByte('\n')
+			io.Discard.Write(buf.Bytes())
+			buf.Reset()
+			bytesBuffers.Put(buf)
+		}
+	})
+}
+
+// bytesBuffers is the package-level sync.Pool a program keeps its
+// *bytes.Buffer in.
+var bytesBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// logTime is the timestamp of every formatted log line.
 var logTime = time.Date(2026, 11, 21, 7, 20, 30, 123456789, time.UTC)
 
-// The log line functions format the same ~130-byte line with the same calls;
-// only the buffer type differs (a shared interface would make every call
-// indirect and move the scratch array to the heap).
+// The formatted-log-line functions write the same ~130-byte line with the
+// same calls; only the buffer type differs (a shared interface would make
+// every call indirect and move the scratch array to the heap).
 
 func logLineBytepool(b *bytepool.Buffer, i int) {
 	var num [40]byte
@@ -166,76 +261,70 @@ func logLineBytesBuffer(b *bytes.Buffer, i int) {
 
 var sink int
 
-// BenchmarkBufferLogLine takes a buffer, formats a log line into it and
-// gives it back: the sync.Pool documentation's example.
-func BenchmarkBufferLogLine(b *testing.B) {
+// BenchmarkBufferLogLineFormatted is BenchmarkBufferLogLine with a longer
+// line that is formatted (a timestamp and two integers), on the libraries'
+// package-level pools: the pools' share of a real logger's cost.
+func BenchmarkBufferLogLineFormatted(b *testing.B) {
 	b.Run("impl=bytepool", func(b *testing.B) {
-		var p bytepool.Pool
 		b.ReportAllocs()
 		for i := 0; b.Loop(); i++ {
-			buf := p.GetBuffer()
+			buf := bytepool.GetBuffer()
 			logLineBytepool(buf, i)
-			sink += buf.Len()
+			io.Discard.Write(buf.Bytes())
 			buf.Free()
 		}
 	})
 	b.Run("impl=bytebufferpool", func(b *testing.B) {
-		var p bytebufferpool.Pool
 		b.ReportAllocs()
 		for i := 0; b.Loop(); i++ {
-			buf := p.Get()
+			buf := bytebufferpool.Get()
 			logLineByteBuffer(buf, i)
-			sink += buf.Len()
-			p.Put(buf)
+			io.Discard.Write(buf.Bytes())
+			bytebufferpool.Put(buf)
 		}
 	})
 	b.Run("impl=sync.Pool+bytes.Buffer", func(b *testing.B) {
-		p := sync.Pool{New: func() any { return new(bytes.Buffer) }}
 		b.ReportAllocs()
 		for i := 0; b.Loop(); i++ {
-			buf := p.Get().(*bytes.Buffer)
+			buf := bytesBuffers.Get().(*bytes.Buffer)
 			logLineBytesBuffer(buf, i)
-			sink += buf.Len()
+			io.Discard.Write(buf.Bytes())
 			buf.Reset()
-			p.Put(buf)
+			bytesBuffers.Put(buf)
 		}
 	})
 }
 
-// BenchmarkBufferRoundTrip is BenchmarkBufferLogLine without the
-// formatting: take a buffer, write one byte, give it back. It isolates what
-// the pools cost per use, which the log line adds to its ~70 ns of
-// formatting.
+// BenchmarkBufferRoundTrip is BenchmarkBufferLogLine without the line:
+// take a buffer from the package-level pool, write one byte, give it back.
+// It isolates what the pools cost per use.
 func BenchmarkBufferRoundTrip(b *testing.B) {
 	b.Run("impl=bytepool", func(b *testing.B) {
-		var p bytepool.Pool
 		b.ReportAllocs()
 		for b.Loop() {
-			buf := p.GetBuffer()
+			buf := bytepool.GetBuffer()
 			buf.WriteByte('x')
 			sink += buf.Len()
 			buf.Free()
 		}
 	})
 	b.Run("impl=bytebufferpool", func(b *testing.B) {
-		var p bytebufferpool.Pool
 		b.ReportAllocs()
 		for b.Loop() {
-			buf := p.Get()
+			buf := bytebufferpool.Get()
 			buf.WriteByte('x')
 			sink += buf.Len()
-			p.Put(buf)
+			bytebufferpool.Put(buf)
 		}
 	})
 	b.Run("impl=sync.Pool+bytes.Buffer", func(b *testing.B) {
-		p := sync.Pool{New: func() any { return new(bytes.Buffer) }}
 		b.ReportAllocs()
 		for b.Loop() {
-			buf := p.Get().(*bytes.Buffer)
+			buf := bytesBuffers.Get().(*bytes.Buffer)
 			buf.WriteByte('x')
 			sink += buf.Len()
 			buf.Reset()
-			p.Put(buf)
+			bytesBuffers.Put(buf)
 		}
 	})
 }

@@ -1,0 +1,24 @@
+#!/bin/sh
+# instrs.sh TESTBINARY BENCH N: instructions per op of one benchmark, counted
+# by callgrind as the difference between a run of 2N ops and one of N ops
+# (so setup, warm-up and process start cancel out). For example
+#
+#	cd benchmarks && go test -c -o /tmp/bpc.test ./bytepoolcmp
+#	sh bytepoolcmp/instrs.sh /tmp/bpc.test '^BenchmarkGetPut$/^impl=bytepool$' 200000
+#
+# needs valgrind. GOMAXPROCS is 1, so that no idle P spins looking for work
+# (valgrind runs one thread at a time), and async preemption is off so that
+# its signals do not add
+# instructions at random.
+set -eu
+bin=$1 bench=$2 n=$3
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+count() {
+	GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file="$out/cg.$1" \
+		"$bin" -test.run '^$' -test.bench "$bench" -test.benchtime="$1"x -test.count 1 -test.cpu 1 2>&1 |
+		sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+a=$(count "$n")
+b=$(count $((2 * n)))
+echo "$bench: $(( (b - a) / n )) instructions/op (N=$n: $a, 2N: $b)"
