@@ -380,6 +380,11 @@ func (a *siteAgg) judge(rep *Report, costs *Costs, benches map[string]*benchSum,
 	case perObj < MinBytes || allocPer < MinGain*reuse:
 		s.Verdict = VerdictDontPool
 		s.Reason = fmt.Sprintf("too cheap to pool: %s; a pool round trip would save at most %s per object", numbers, fmtNs(math.Max(allocPer-reuse, 0)))
+	case li.stored != "":
+		s.Verdict = VerdictDontPool
+		s.Benefit = 0
+		s.Reason = fmt.Sprintf("retained: %s, so it outlives the call and a pool cannot take it back here (a profile written after the container died shows it %.0f%% live)", li.stored, 100*s.LiveRatio)
+		s.Estimate = "no saving: the objects are retained"
 	case !rep.HasInuse:
 		s.Verdict = VerdictUnknown
 		s.Reason = "the profile has no inuse_space: cannot tell whether these objects are short-lived; " + numbers
@@ -405,18 +410,6 @@ func (a *siteAgg) judge(rep *Report, costs *Costs, benches map[string]*benchSum,
 	}
 	s.Suggestion = suggest(s, li, a, p50, p90)
 	return s
-}
-
-func fmtCount(n float64) string {
-	switch {
-	case n >= 1e9:
-		return fmt.Sprintf("%.3gG", n/1e9)
-	case n >= 1e6:
-		return fmt.Sprintf("%.3gM", n/1e6)
-	case n >= 1e3:
-		return fmt.Sprintf("%.3gk", n/1e3)
-	}
-	return fmt.Sprintf("%.0f", n)
 }
 
 func isFunc(t types.Type) bool { _, ok := under(t).(*types.Signature); return ok }

@@ -140,33 +140,37 @@ func Calibrate() *Costs {
 	return c
 }
 
-func fmtNs(ns float64) string {
-	a := ns
+// unit is one step of a scale: values of at least div are printed
+// divided by div, followed by suffix.
+type unit struct {
+	div    float64
+	suffix string
+}
+
+// fmtScaled prints v with 3 significant digits in the first unit (largest
+// first) that fits, else with base.
+func fmtScaled(v float64, units []unit, base string) string {
+	a := v
 	if a < 0 {
 		a = -a
 	}
-	switch {
-	case a >= 1e9:
-		return fmt.Sprintf("%.3g s", ns/1e9)
-	case a >= 1e6:
-		return fmt.Sprintf("%.3g ms", ns/1e6)
-	case a >= 1e3:
-		return fmt.Sprintf("%.3g µs", ns/1e3)
+	for _, u := range units {
+		if a >= u.div {
+			return fmt.Sprintf("%.3g%s", v/u.div, u.suffix)
+		}
 	}
-	return fmt.Sprintf("%.3g ns", ns)
+	return fmt.Sprintf(base, v)
 }
 
-func fmtBytes(b float64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.3g GiB", b/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.3g MiB", b/(1<<20))
-	case b >= 1<<10:
-		return fmt.Sprintf("%.3g KiB", b/(1<<10))
-	}
-	return fmt.Sprintf("%.0f B", b)
-}
+var (
+	nsUnits    = []unit{{1e9, " s"}, {1e6, " ms"}, {1e3, " µs"}}
+	byteUnits  = []unit{{1 << 30, " GiB"}, {1 << 20, " MiB"}, {1 << 10, " KiB"}}
+	countUnits = []unit{{1e9, "G"}, {1e6, "M"}, {1e3, "k"}}
+)
+
+func fmtNs(ns float64) string   { return fmtScaled(ns, nsUnits, "%.3g ns") }
+func fmtBytes(b float64) string { return fmtScaled(b, byteUnits, "%.0f B") }
+func fmtCount(n float64) string { return fmtScaled(n, countUnits, "%.0f") }
 
 // quantile returns the q-quantile of sizes weighted by counts.
 func quantile(sizes map[int64]float64, q float64) int64 {

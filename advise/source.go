@@ -137,7 +137,8 @@ type lineInfo struct {
 	kind     string     // "new", "make", "lit", "ctor", "append", "string", "func", "map", "var", "method"
 	variable *types.Var // the variable holding the object, when there is one
 	fn       *ast.FuncDecl
-	lastUse  int // last line that uses variable
+	lastUse  int    // last line that uses variable
+	stored   string // where the object is stored beyond the function, "" if nowhere
 }
 
 // profName returns the name the runtime gives f in profiles:
@@ -345,6 +346,7 @@ func (prog *program) analyzeLine(sf *srcFile, line int, callee string) *lineInfo
 		li.variable = assignedVar(info, root, li.expr)
 	}
 	prog.findLastUse(li)
+	prog.findStore(li)
 	return li
 }
 
@@ -451,6 +453,7 @@ func (prog *program) describeCall(li *lineInfo, call *ast.CallExpr) {
 			}
 		}
 		prog.findLastUse(li)
+		prog.findStore(li)
 		return
 	}
 	li.kind = "ctor"
@@ -468,6 +471,7 @@ func (prog *program) describeCall(li *lineInfo, call *ast.CallExpr) {
 	}
 	li.variable = assignedVar(info, root, call)
 	prog.findLastUse(li)
+	prog.findStore(li)
 }
 
 // moveToDefinition re-attributes li to the line that gave v its value, when
@@ -560,6 +564,81 @@ func assignedVar(info *types.Info, root ast.Node, expr ast.Expr) *types.Var {
 		return true
 	})
 	return v
+}
+
+// findStore sets li.stored when the object the line allocates is stored
+// where it outlives the function: a map element, a struct field, a
+// package-level variable, a channel. Such objects are retained by the
+// program; a heap profile written after the container died (go test
+// -memprofile writes it at exit) would not show them live.
+func (prog *program) findStore(li *lineInfo) {
+	if li.fn == nil {
+		return
+	}
+	info := li.file.pkg.TypesInfo
+	fset := li.file.pkg.Fset
+	if li.kind == "map" {
+		li.stored = "the map itself grows: it is the container that keeps its elements"
+		return
+	}
+	isObj := func(e ast.Expr) bool {
+		e = ast.Unparen(e)
+		if li.expr != nil && e == li.expr {
+			return true
+		}
+		if id, ok := e.(*ast.Ident); ok && li.variable != nil && info.Uses[id] == li.variable {
+			return true
+		}
+		if call, ok := e.(*ast.CallExpr); ok && builtinName(info, call) == "append" {
+			for _, a := range call.Args[1:] {
+				if id, ok := ast.Unparen(a).(*ast.Ident); ok && li.variable != nil && info.Uses[id] == li.variable {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	where := func(l ast.Expr) string {
+		switch x := ast.Unparen(l).(type) {
+		case *ast.IndexExpr:
+			if _, ok := under(info.TypeOf(x.X)).(*types.Map); ok {
+				return "a map element"
+			}
+		case *ast.SelectorExpr:
+			if sel := info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal {
+				return "a struct field"
+			}
+			if v, ok := info.Uses[x.Sel].(*types.Var); ok && v.Parent() == v.Pkg().Scope() {
+				return "a package-level variable"
+			}
+		case *ast.Ident:
+			if v, ok := info.Uses[x].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+				return "a package-level variable"
+			}
+		}
+		return ""
+	}
+	ast.Inspect(li.fn, func(n ast.Node) bool {
+		if li.stored != "" {
+			return false
+		}
+		switch s := n.(type) {
+		case *ast.AssignStmt:
+			if len(s.Lhs) != len(s.Rhs) {
+				return true
+			}
+			for i, r := range s.Rhs {
+				if w := where(s.Lhs[i]); w != "" && isObj(r) {
+					li.stored = fmt.Sprintf("stored in %s (%s, line %d)", w, types.ExprString(s.Lhs[i]), fset.Position(s.Pos()).Line)
+				}
+			}
+		case *ast.SendStmt:
+			if isObj(s.Value) {
+				li.stored = fmt.Sprintf("sent on a channel (line %d)", fset.Position(s.Pos()).Line)
+			}
+		}
+		return true
+	})
 }
 
 // findLastUse sets li.lastUse to the last line of li.fn that mentions

@@ -1,0 +1,52 @@
+package synth
+
+import (
+	"io"
+	"strings"
+	"testing"
+)
+
+var (
+	data   = []byte(strings.Repeat("level=info msg=\"request served\" status=200 ", 100))
+	fields = strings.Fields(strings.Repeat("key=value user=alice path=/api/v1/items latency=1.2ms ", 20))
+	sinkB  byte
+)
+
+func BenchmarkGzip(b *testing.B) {
+	for range b.N {
+		Compress(data)
+	}
+}
+
+func BenchmarkFormat(b *testing.B) {
+	for range b.N {
+		for range 20 {
+			Format(io.Discard, fields)
+		}
+	}
+}
+
+func BenchmarkScratch(b *testing.B) {
+	for i := range b.N {
+		for j := range 16 {
+			sinkB ^= Scratch(64 << ((i + j) % 11))
+		}
+	}
+}
+
+func BenchmarkCache(b *testing.B) {
+	c := NewCache()
+	for i := range b.N {
+		for j := range 100 {
+			c.Fill(i*100 + j)
+		}
+	}
+}
+
+func BenchmarkTiny(b *testing.B) {
+	for i := range b.N {
+		for j := range 2000 {
+			Move(int64(i + j))
+		}
+	}
+}
