@@ -284,7 +284,7 @@ func (c *checker) resetsObj(fn *ssa.Function, key objKey) bool {
 					if isResetName(name) {
 						return true
 					}
-					if ce, ok := c.calleeOf(com); ok && ce.sum != nil && ce.sum.putParams[i] {
+					if ce, ok := c.calleeOf(com); ok && ce.sum != nil && ce.sum.putParams[i].resets {
 						return true
 					}
 				}

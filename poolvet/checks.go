@@ -54,11 +54,17 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 		if !trackable(p) {
 			continue
 		}
+		if p.cond {
+			continue // the callee may not put it: stay silent
+		}
 		t := c.newTracker(fn, p.key)
 		if !p.deferred {
 			used := false // report the first use only, but go on looking for a second Put
 			t.walk(p.instr, func(instr ssa.Instruction, path *path) action {
 				for _, q := range putAt[instr] {
+					if q.cond {
+						continue
+					}
 					if t.sameObject(path, q.key) {
 						if q == p {
 							double(q, p, "%s is put into the pool again on a later iteration (line %d): a pool must never hold an object twice, or two users get it")
@@ -78,9 +84,6 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 			})
 			continue
 		}
-		if p.cond {
-			continue // the deferred function may not put it: stay silent
-		}
 		t.walk(p.instr, func(instr ssa.Instruction, path *path) action {
 			if ret, ok := instr.(*ssa.Return); ok {
 				for _, r := range ret.Results {
@@ -93,6 +96,9 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 				}
 			}
 			for _, q := range putAt[instr] {
+				if q.cond {
+					continue
+				}
 				if q == p {
 					double(q, p, "%s is deferred for Put on every iteration (line %d): the pool receives the same object more than once")
 					return stopAll

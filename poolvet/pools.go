@@ -103,6 +103,7 @@ func recvName(fn *types.Func) string {
 type wrapperFact struct {
 	PutParams   []int // indexes of the parameters put into a pool (receiver first)
 	ResetParams []int // the subset of PutParams reset before being put
+	CondParams  []int // the subset of PutParams that some path does not put
 	Gets        bool  // result 0 may be an object taken from a pool
 	GetResets   bool  // that object is reset (or the pool resets it) before return
 	Aliases     bool  // result 0 shares memory with parameter 0 (like Bytes)
@@ -117,6 +118,11 @@ func (f *wrapperFact) String() string {
 		for _, r := range f.ResetParams {
 			if r == p {
 				s += "+reset"
+			}
+		}
+		for _, r := range f.CondParams {
+			if r == p {
+				s += "?"
 			}
 		}
 		parts = append(parts, s)
@@ -141,9 +147,15 @@ type freePut struct {
 	cond   bool // some path through the function does not put it
 }
 
+// A paramPut describes a parameter that a function puts.
+type paramPut struct {
+	resets bool // it is reset before the Put
+	cond   bool // some path through the function does not put it
+}
+
 // A summary says how a function acts on pools, as seen by its callers.
 type summary struct {
-	putParams map[int]bool // parameter index -> resets it
+	putParams map[int]paramPut // by parameter index, receiver first
 	putFree   map[int]freePut
 	gets      bool
 	getResets bool
@@ -270,12 +282,19 @@ func (c *checker) calleeOf(com *ssa.CallCommon) (callee, bool) {
 		if c.pass.ImportObjectFact(obj, &f) {
 			s := &summary{gets: f.Gets, getResets: f.GetResets, aliases: f.Aliases}
 			if len(f.PutParams) > 0 {
-				s.putParams = map[int]bool{}
+				s.putParams = map[int]paramPut{}
 				for _, p := range f.PutParams {
-					s.putParams[p] = false
+					s.putParams[p] = paramPut{}
 				}
 				for _, p := range f.ResetParams {
-					s.putParams[p] = true
+					pp := s.putParams[p]
+					pp.resets = true
+					s.putParams[p] = pp
+				}
+				for _, p := range f.CondParams {
+					pp := s.putParams[p]
+					pp.cond = true
+					s.putParams[p] = pp
 				}
 			}
 			return callee{sum: s}, true
@@ -333,10 +352,10 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 				continue
 			}
 			s := ce.sum
-			for idx, resets := range s.putParams {
+			for idx, pp := range s.putParams {
 				if idx < len(args) {
 					arg := args[idx]
-					puts = append(puts, putSite{instr: ci, args: args, key: rootOf(arg), arg: arg, deferred: deferred, resets: resets, param: idx})
+					puts = append(puts, putSite{instr: ci, args: args, key: rootOf(arg), arg: arg, deferred: deferred, resets: pp.resets, cond: pp.cond, param: idx})
 				}
 			}
 			if mc, ok := com.Value.(*ssa.MakeClosure); ok {
@@ -490,7 +509,22 @@ func (c *checker) summarize() {
 func (c *checker) summaryOf(fn *ssa.Function) *summary {
 	s := &summary{}
 	puts, gets := c.sites(fn)
-	for _, p := range puts {
+	// The unconditional put instructions of each parameter: the parameter
+	// is always put if every path passes through one of them.
+	paramPuts := map[int][]ssa.Instruction{}
+	addParam := func(i int, p *putSite, resets bool) {
+		if s.putParams == nil {
+			s.putParams = map[int]paramPut{}
+		}
+		pp := s.putParams[i]
+		pp.resets = pp.resets || resets
+		s.putParams[i] = pp
+		if !p.cond {
+			paramPuts[i] = append(paramPuts[i], p.instr)
+		}
+	}
+	for i := range puts {
+		p := &puts[i]
 		resets := p.resets || c.resetsObj(fn, p.key)
 		switch v := p.key.v.(type) {
 		case *ssa.Parameter:
@@ -499,10 +533,7 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 			}
 			for i, q := range fn.Params {
 				if q == v {
-					if s.putParams == nil {
-						s.putParams = map[int]bool{}
-					}
-					s.putParams[i] = s.putParams[i] || resets
+					addParam(i, p, resets)
 				}
 			}
 		case *ssa.Alloc:
@@ -513,10 +544,7 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 			}
 			for i, q := range fn.Params {
 				if storesFrom(fn, v, q, c) {
-					if s.putParams == nil {
-						s.putParams = map[int]bool{}
-					}
-					s.putParams[i] = s.putParams[i] || resets
+					addParam(i, p, resets)
 				}
 			}
 		case *ssa.FreeVar:
@@ -526,7 +554,7 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 						s.putFree = map[int]freePut{}
 					}
 					fp, seen := s.putFree[i]
-					cond := !mustPass(fn, p.instr, v)
+					cond := p.cond || !mustPass(fn, []ssa.Instruction{p.instr}, v)
 					if seen {
 						cond = cond && fp.cond
 					}
@@ -534,6 +562,10 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 				}
 			}
 		}
+	}
+	for i, pp := range s.putParams {
+		pp.cond = !mustPass(fn, paramPuts[i], fn.Params[i])
+		s.putParams[i] = pp
 	}
 	s.aliases = c.returnsAlias(fn)
 	if len(gets) > 0 && fn.Signature.Results().Len() > 0 {
@@ -619,35 +651,43 @@ func (c *checker) exportFacts() {
 			continue
 		}
 		f := &wrapperFact{Gets: s.gets, GetResets: s.getResets, Aliases: s.aliases}
-		for p, resets := range s.putParams {
+		for p, pp := range s.putParams {
 			f.PutParams = append(f.PutParams, p)
-			if resets {
+			if pp.resets {
 				f.ResetParams = append(f.ResetParams, p)
+			}
+			if pp.cond {
+				f.CondParams = append(f.CondParams, p)
 			}
 		}
 		sort.Ints(f.PutParams)
 		sort.Ints(f.ResetParams)
+		sort.Ints(f.CondParams)
 		c.pass.ExportObjectFact(obj, f)
 	}
 }
 
 // mustPass reports whether every path from the entry of fn to a return
-// passes through instr. A branch on obj != nil counts only on its non-nil
+// passes through one of instrs. A branch on obj != nil counts only on its non-nil
 // side, so that "if buf != nil { pool.Put(buf) }" still always puts buf.
 // Likewise a size guard of obj (see sizeGuard) counts only on the side where
 // the size is within the bound: "if buf.Cap() <= max { pool.Put(buf) }" and
 // "if buf.Cap() > max { return }" put every buffer of normal size, and only
 // exist to drop huge ones.
-func mustPass(fn *ssa.Function, instr ssa.Instruction, obj ssa.Value) bool {
-	if len(fn.Blocks) == 0 {
+func mustPass(fn *ssa.Function, instrs []ssa.Instruction, obj ssa.Value) bool {
+	if len(fn.Blocks) == 0 || len(instrs) == 0 {
 		return false
+	}
+	at := map[*ssa.BasicBlock]bool{}
+	for _, instr := range instrs {
+		at[instr.Block()] = true
 	}
 	seen := map[*ssa.BasicBlock]bool{fn.Blocks[0]: true}
 	work := []*ssa.BasicBlock{fn.Blocks[0]}
 	for len(work) > 0 {
 		b := work[len(work)-1]
 		work = work[:len(work)-1]
-		if b == instr.Block() {
+		if at[b] {
 			continue
 		}
 		last := lastInstr(b)
@@ -737,12 +777,7 @@ func isSizeOf(v, obj ssa.Value) bool {
 	if !ok {
 		return false
 	}
-	of := func(x ssa.Value) bool {
-		if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL && isObj(u.X, obj) {
-			return true
-		}
-		return isObj(x, obj)
-	}
+	of := func(x ssa.Value) bool { return sizedPart(x, obj) }
 	com := &call.Call
 	if com.IsInvoke() {
 		name := com.Method.Name()
@@ -757,6 +792,71 @@ func isSizeOf(v, obj ssa.Value) bool {
 	}
 	name := callee.Name()
 	return (name == "Cap" || name == "Len") && of(com.Args[0])
+}
+
+// sizedPart reports whether x, whose size a guard compares, is obj or part
+// of it: obj loaded, converted or sliced, a field of it (p.buf of a pooled
+// *printer), or a local variable that holds obj (a parameter whose address
+// is taken: bs = bs[:0]; pool.Put(&bs)).
+func sizedPart(x, obj ssa.Value) bool {
+	for i := 0; x != nil && i < 8; i++ {
+		if isObj(x, obj) {
+			return true
+		}
+		switch v := x.(type) {
+		case *ssa.UnOp:
+			if v.Op != token.MUL {
+				return false
+			}
+			if a, ok := v.X.(*ssa.Alloc); ok {
+				return holds(a, obj)
+			}
+			x = v.X
+		case *ssa.FieldAddr:
+			x = v.X
+		case *ssa.Field:
+			x = v.X
+		case *ssa.Slice:
+			x = v.X
+		case *ssa.ChangeType:
+			x = v.X
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// holds reports whether the local variable a is only ever assigned obj or
+// a re-slice of what it holds.
+func holds(a *ssa.Alloc, obj ssa.Value) bool {
+	refs := a.Referrers()
+	if refs == nil {
+		return false
+	}
+	stored := false
+	for _, ref := range *refs {
+		st, ok := ref.(*ssa.Store)
+		if !ok || st.Addr != a {
+			continue
+		}
+		v := st.Val
+		for {
+			if sl, ok := v.(*ssa.Slice); ok {
+				v = sl.X
+				continue
+			}
+			break
+		}
+		if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL && u.X == a {
+			continue // bs = bs[:0]
+		}
+		if !isObj(v, obj) {
+			return false
+		}
+		stored = true
+	}
+	return stored
 }
 
 // isBound reports whether v is a constant or the value of a package-level

@@ -164,6 +164,8 @@ func (c *checker) callExpr(pos token.Pos) *ast.CallExpr {
 }
 
 // report emits a diagnostic of the given check if the check is enabled.
+// The message ends with the check's name in parentheses, so that a reader
+// of go vet's output knows which -name=false flag turns it off.
 func (c *checker) report(check string, pos token.Pos, fixes []analysis.SuggestedFix, format string, args ...any) {
 	if !*enabled[check] {
 		return
@@ -171,7 +173,7 @@ func (c *checker) report(check string, pos token.Pos, fixes []analysis.Suggested
 	c.pass.Report(analysis.Diagnostic{
 		Pos:            pos,
 		Category:       check,
-		Message:        sprintf(format, args...),
+		Message:        sprintf(format, args...) + " (" + check + ")",
 		SuggestedFixes: fixes,
 	})
 }
