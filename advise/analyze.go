@@ -31,7 +31,7 @@ const (
 	MinBytes = 64
 	// MinGain is the factor by which the allocation cost saved must exceed
 	// the cost of a pool round trip and Reset.
-	MinGain = 2
+	MinGain = 3
 	// SpreadMin is the ratio of the 90th to the 10th percentile of object
 	// sizes from which sizes are said to vary widely.
 	SpreadMin = 4
@@ -86,6 +86,13 @@ type frame struct {
 }
 
 type subKey struct {
+	file   string
+	line   int
+	callee string
+}
+
+type followKey struct {
+	li     *lineInfo
 	file   string
 	line   int
 	callee string
@@ -153,6 +160,7 @@ func Analyze(prof *profile.Profile, opts Options) (*Report, error) {
 
 	sites := map[string]*siteAgg{}
 	lines := map[subKey]*lineInfo{}
+	follows := map[followKey]*lineInfo{}
 	benchTotal := map[string]float64{} // benchmark -> bytes allocated under it
 	var total, outer float64
 	for _, s := range prof.Sample {
@@ -206,12 +214,29 @@ func Analyze(prof *profile.Profile, opts Options) (*Report, error) {
 			li = prog.analyzeLine(sf, frames[u].line, callee)
 			lines[k] = li
 		}
+		// The object is a parameter: its construction is up the stack.
+		for j := u; li.param >= 0 && j+1 < len(frames); j++ {
+			caller := prog.lookup(frames[j+1].fn, frames[j+1].file)
+			if caller == nil {
+				break
+			}
+			ck := followKey{li, frames[j+1].file, frames[j+1].line, frames[j].fn}
+			next, ok := follows[ck]
+			if !ok {
+				next = prog.followParam(li, caller, frames[j+1].line, frames[j].fn)
+				follows[ck] = next
+			}
+			if next == nil {
+				break
+			}
+			li = next
+		}
 		key := fmt.Sprintf("%s:%d", li.file.path, li.line)
 		a := sites[key]
 		if a == nil {
 			fn := frames[u].fn
-			if li.line != frames[u].line && li.fn != nil {
-				fn = funcPkgPath(fn) + "." + funcDeclName(li)
+			if li.fn != nil && (li.line != frames[u].line || li.file != sf) {
+				fn = li.file.pkg.PkgPath + "." + funcDeclName(li)
 			}
 			a = &siteAgg{
 				file: li.file.path, line: li.line, function: shortFunc(fn),
@@ -356,6 +381,9 @@ func (a *siteAgg) judge(rep *Report, costs *Costs, benches map[string]*benchSum,
 	numbers := fmt.Sprintf("%s/object, %s objects: allocating costs ≈ %s each, a Get+Put ≈ %s (%s)",
 		fmtBytes(perObj), fmtCount(constructions), fmtNs(allocPer), fmtNs(reuse), resetWhy)
 
+	bench, ops := a.opsInProfile(benches)
+	setup := ops > 0 && constructions < 0.05*ops
+
 	p10, p50, p90 := quantile(a.sizes, 0.1), quantile(a.sizes, 0.5), quantile(a.sizes, 0.9)
 	spread := float64(p90) / math.Max(float64(p10), 1)
 	isBytes := li != nil && isByteSlice(li.typ)
@@ -366,9 +394,12 @@ func (a *siteAgg) judge(rep *Report, costs *Costs, benches map[string]*benchSum,
 		s.Reason = fmt.Sprintf("%.0f%% of its bytes are still in use (%s of %s): these objects are retained (a cache or data the program keeps), a pool cannot reuse them",
 			100*s.LiveRatio, fmtBytes(a.inuseBytes), fmtBytes(a.allocBytes))
 		s.Estimate = "no saving: the objects stay live"
-	case li == nil || li.typ == nil:
+	case li == nil || li.typ == nil || types.IsInterface(li.typ):
 		s.Verdict = VerdictUnknown
 		s.Reason = "cannot name the type allocated at this line from the source"
+		if li != nil && li.callee != nil {
+			s.Reason = fmt.Sprintf("the allocations are made inside %s for its own use (boxing arguments, internal buffers): nothing at this line to pool", shortFunc(profName(li.callee)))
+		}
 	case isString(li.typ):
 		s.Verdict = VerdictDontPool
 		s.Benefit = math.Min(saving, 0)
@@ -385,6 +416,11 @@ func (a *siteAgg) judge(rep *Report, costs *Costs, benches map[string]*benchSum,
 		s.Benefit = 0
 		s.Reason = fmt.Sprintf("retained: %s, so it outlives the call and a pool cannot take it back here (a profile written after the container died shows it %.0f%% live)", li.stored, 100*s.LiveRatio)
 		s.Estimate = "no saving: the objects are retained"
+	case setup:
+		s.Verdict = VerdictDontPool
+		s.Benefit = 0
+		s.Reason = fmt.Sprintf("allocated %s times over about %s ops of %s: set-up of the benchmark, not work done per op; pooling it gains nothing", fmtCount(constructions), fmtCount(ops), bench)
+		s.Estimate = "no saving per op"
 	case !rep.HasInuse:
 		s.Verdict = VerdictUnknown
 		s.Reason = "the profile has no inuse_space: cannot tell whether these objects are short-lived; " + numbers
@@ -400,8 +436,11 @@ func (a *siteAgg) judge(rep *Report, costs *Costs, benches map[string]*benchSum,
 		s.Verdict = VerdictPool
 		s.Reason = fmt.Sprintf("short-lived (%.0f%% live), %s: %s", 100*s.LiveRatio, numbers, s.Estimate)
 	}
-	if s.Verdict == VerdictDontPool && s.Benefit > 0 {
-		s.Benefit = 0
+	if s.Verdict == VerdictDontPool && s.Benefit > 0 || s.Verdict == VerdictUnknown {
+		s.Benefit = 0 // dont-pool: nothing to gain; unknown: cannot estimate
+	}
+	if li != nil && li.returned > 0 && (s.Verdict == VerdictPool || s.Verdict == VerdictBytePool) {
+		s.Reason += fmt.Sprintf("; careful: it (or memory of it) is returned at line %d, so Put only where the caller is done with it", li.returned)
 	}
 	if s.Verdict == VerdictDontPool || s.Verdict == VerdictUnknown {
 		if !strings.Contains(s.Reason, s.Estimate) && s.Estimate != "" && s.Verdict == VerdictUnknown {
@@ -449,16 +488,32 @@ func cheapReset(t types.Type) bool {
 	return false
 }
 
-// estimate turns a saving into words: per op of the benchmark it belongs to
-// when the profile comes from a benchmark run, else over the profile.
-func estimate(a *siteAgg, saving, constructions, reuse float64, benches map[string]*benchSum) string {
-	// The benchmark most of the site's bytes come from.
+// mainBench returns the benchmark most of the site's bytes come from.
+func (a *siteAgg) mainBench() string {
 	best, bb := "", 0.0
 	for _, k := range sortedKeys(a.benchBytes) {
 		if a.benchBytes[k] > bb {
 			best, bb = k, a.benchBytes[k]
 		}
 	}
+	return best
+}
+
+// opsInProfile estimates how many ops of the site's main benchmark the
+// profile covers (all runs, b.N = 1, 100, ...): 0 when unknown.
+func (a *siteAgg) opsInProfile(benches map[string]*benchSum) (string, float64) {
+	name := a.mainBench()
+	b := benches[name]
+	if b == nil || b.runBytes <= 0 || b.profBytes <= 0 {
+		return name, 0
+	}
+	return name, b.runOps * b.profBytes / b.runBytes
+}
+
+// estimate turns a saving into words: per op of the benchmark it belongs to
+// when the profile comes from a benchmark run, else over the profile.
+func estimate(a *siteAgg, saving, constructions, reuse float64, benches map[string]*benchSum) string {
+	best := a.mainBench()
 	if b := benches[best]; b != nil && b.profBytes > 0 && b.runBytes > 0 && b.runNs > 0 {
 		frac := a.benchBytes[best] / a.allocBytes
 		// The profile covers every run of the benchmark (b.N = 1, 100, ...);

@@ -64,6 +64,7 @@ func ParseBench(r io.Reader) []BenchResult {
 type benchSum struct {
 	runBytes  float64 // Σ N·B/op over the final runs
 	runNs     float64 // Σ N·ns/op over the final runs
+	runOps    float64 // Σ N
 	profBytes float64 // bytes the profile attributes to the function
 	single    bool    // one result line: per-op figures make sense
 	nsPerOp   float64
@@ -82,6 +83,7 @@ func summarizeBench(results []BenchResult, profBytes map[string]float64) map[str
 		}
 		b.runBytes += float64(r.N) * r.BytesPerOp
 		b.runNs += float64(r.N) * r.NsPerOp
+		b.runOps += float64(r.N)
 		b.nsPerOp = r.NsPerOp
 	}
 	for k, b := range m {

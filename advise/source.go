@@ -137,8 +137,11 @@ type lineInfo struct {
 	kind     string     // "new", "make", "lit", "ctor", "append", "string", "func", "map", "var", "method"
 	variable *types.Var // the variable holding the object, when there is one
 	fn       *ast.FuncDecl
-	lastUse  int    // last line that uses variable
-	stored   string // where the object is stored beyond the function, "" if nowhere
+	lastUse  int         // last line that uses variable
+	stored   string      // where the object is stored beyond the function, "" if nowhere
+	returned int         // line of a return statement that hands out the object or memory of it
+	param    int         // index of the parameter holding the object, -1 if none
+	callee   *types.Func // the function the line calls, for kind ctor and method
 }
 
 // profName returns the name the runtime gives f in profiles:
@@ -195,7 +198,7 @@ func stripTypeArgs(s string) string {
 // name of the frame the line called into ("" when the allocation is made by
 // the line itself).
 func (prog *program) analyzeLine(sf *srcFile, line int, callee string) *lineInfo {
-	li := &lineInfo{file: sf, line: line, pkgName: sf.pkg.Name}
+	li := &lineInfo{file: sf, line: line, pkgName: sf.pkg.Name, param: -1}
 	info := sf.pkg.TypesInfo
 	fset := sf.pkg.Fset
 	onLine := func(n ast.Node) bool {
@@ -423,31 +426,53 @@ func returnsAllocation(sig *types.Signature) types.Type {
 
 // describeCall fills li from a call that allocates. A method call whose
 // result is not the allocation (w.Write, buf.WriteString, zw.Close)
-// allocates into its receiver: the allocation belongs to the line that
-// constructed the receiver, when that is a local variable.
+// allocates into its receiver, and a function call that returns no
+// allocation (fmt.Fprintf(b, ...)) into its io.Writer argument: the
+// allocation belongs to the line that constructed that object, when it is
+// a local variable (or, through the stack, a parameter).
 func (prog *program) describeCall(li *lineInfo, call *ast.CallExpr) {
 	info := li.file.pkg.TypesInfo
 	fn := calledFunc(info, call)
 	li.expr = call
 	if fn == nil {
-		li.kind, li.typ = "call", info.TypeOf(call)
+		li.kind, li.typ = "call", nil
 		return
 	}
+	li.callee = fn
 	sig := fn.Type().(*types.Signature)
-	if sig.Recv() != nil && returnsAllocation(sig) == nil {
+	if returnsAllocation(sig) == nil {
 		li.kind = "method"
-		sel, _ := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if sel != nil {
-			recvT := info.TypeOf(sel.X)
-			if _, isPtr := under(recvT).(*types.Pointer); !isPtr && recvT != nil {
-				if _, isIface := under(recvT).(*types.Interface); !isIface {
-					recvT = types.NewPointer(recvT)
+		var obj ast.Expr
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sig.Recv() != nil {
+			obj = sel.X
+		} else {
+			for _, a := range call.Args {
+				if t := info.TypeOf(a); t != nil && isWriter(t) {
+					obj = a
+					break
 				}
 			}
-			li.typ = recvT
-			if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok {
-				if v, ok := info.Uses[id].(*types.Var); ok && !v.IsField() && v.Parent() != v.Pkg().Scope() {
-					li.variable = v
+		}
+		if obj == nil {
+			li.typ = nil // the callee allocates for itself
+			return
+		}
+		obj = ast.Unparen(obj)
+		if u, ok := obj.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			obj = ast.Unparen(u.X)
+		}
+		t := info.TypeOf(obj)
+		if t != nil && !types.IsInterface(t) {
+			if _, isPtr := under(t).(*types.Pointer); !isPtr {
+				t = types.NewPointer(t)
+			}
+			li.typ = t
+		}
+		if id, ok := obj.(*ast.Ident); ok {
+			if v, ok := info.Uses[id].(*types.Var); ok && !v.IsField() && v.Parent() != v.Pkg().Scope() {
+				li.variable = v
+				li.param = paramIndex(info, li.fn, v)
+				if li.param < 0 {
 					prog.moveToDefinition(li, v)
 				}
 			}
@@ -457,13 +482,9 @@ func (prog *program) describeCall(li *lineInfo, call *ast.CallExpr) {
 		return
 	}
 	li.kind = "ctor"
-	if t := returnsAllocation(sig); t != nil {
-		li.typ = info.TypeOf(call)
-		if tup, ok := li.typ.(*types.Tuple); ok {
-			li.typ = tup.At(0).Type()
-		}
-	} else {
-		li.typ = info.TypeOf(call)
+	li.typ = info.TypeOf(call)
+	if tup, ok := li.typ.(*types.Tuple); ok {
+		li.typ = tup.At(0).Type()
 	}
 	var root ast.Node = li.file.ast
 	if li.fn != nil {
@@ -472,6 +493,109 @@ func (prog *program) describeCall(li *lineInfo, call *ast.CallExpr) {
 	li.variable = assignedVar(info, root, call)
 	prog.findLastUse(li)
 	prog.findStore(li)
+}
+
+// isWriter reports whether t has a Write([]byte) (int, error) method.
+func isWriter(t types.Type) bool {
+	ms := types.NewMethodSet(t)
+	if _, isPtr := t.(*types.Pointer); !isPtr && !types.IsInterface(t) {
+		ms = types.NewMethodSet(types.NewPointer(t))
+	}
+	for i := range ms.Len() {
+		if f := ms.At(i).Obj(); f.Name() == "Write" {
+			sig := f.Type().(*types.Signature)
+			return sig.Params().Len() == 1 && isByteSlice(sig.Params().At(0).Type())
+		}
+	}
+	return false
+}
+
+// paramIndex returns the index of v among fd's parameters, -1 if v is not
+// one (the receiver is not counted: an object's own methods grow it).
+func paramIndex(info *types.Info, fd *ast.FuncDecl, v *types.Var) int {
+	if fd == nil {
+		return -1
+	}
+	i := 0
+	for _, f := range fd.Type.Params.List {
+		if len(f.Names) == 0 {
+			i++
+		}
+		for _, n := range f.Names {
+			if info.Defs[n] == v {
+				return i
+			}
+			i++
+		}
+	}
+	return -1
+}
+
+// followParam re-attributes li, whose object is parameter li.param of its
+// function, to the caller's argument: callerFile:callerLine calls calleeName.
+// It returns nil when the caller's argument is not a local variable.
+func (prog *program) followParam(li *lineInfo, caller *srcFile, line int, calleeName string) *lineInfo {
+	ci := prog.analyzeCallTo(caller, line, calleeName)
+	if ci == nil {
+		return nil
+	}
+	info := caller.pkg.TypesInfo
+	call := ci.expr.(*ast.CallExpr)
+	if li.param >= len(call.Args) {
+		return nil
+	}
+	arg := ast.Unparen(call.Args[li.param])
+	if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		arg = ast.Unparen(u.X)
+	}
+	id, ok := arg.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || v.IsField() || v.Parent() == v.Pkg().Scope() {
+		return nil
+	}
+	out := &lineInfo{file: caller, line: line, pkgName: caller.pkg.Name, fn: ci.fn, kind: "method", typ: li.typ, variable: v, expr: call}
+	out.param = paramIndex(info, ci.fn, v)
+	if out.param < 0 {
+		prog.moveToDefinition(out, v)
+	}
+	prog.findLastUse(out)
+	prog.findStore(out)
+	return out
+}
+
+// analyzeCallTo finds the call on line of sf to the function named
+// calleeName (profile style).
+func (prog *program) analyzeCallTo(sf *srcFile, line int, calleeName string) *lineInfo {
+	li := &lineInfo{file: sf, line: line, param: -1}
+	info := sf.pkg.TypesInfo
+	fset := sf.pkg.Fset
+	for _, d := range sf.ast.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fset.Position(fd.Pos()).Line <= line && fset.Position(fd.End()).Line >= line {
+			li.fn = fd
+		}
+	}
+	if li.fn == nil {
+		return nil
+	}
+	want := stripTypeArgs(calleeName)
+	ast.Inspect(li.fn, func(n ast.Node) bool {
+		if li.expr != nil {
+			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok && fset.Position(call.Lparen).Line == line {
+			if f := calledFunc(info, call); f != nil && stripTypeArgs(profName(f)) == want {
+				li.expr = call
+			}
+		}
+		return true
+	})
+	if li.expr == nil {
+		return nil
+	}
+	return li
 }
 
 // moveToDefinition re-attributes li to the line that gave v its value, when
@@ -489,10 +613,18 @@ func (prog *program) moveToDefinition(li *lineInfo, v *types.Var) {
 		switch s := n.(type) {
 		case *ast.AssignStmt:
 			for i, l := range s.Lhs {
-				if id, ok := l.(*ast.Ident); ok && info.Defs[id] == v && len(s.Rhs) == len(s.Lhs) {
-					def = s.Rhs[i]
-				} else if ok && info.Defs[id] == v && len(s.Rhs) == 1 {
-					def = s.Rhs[0] // zw, err := gzip.NewWriterLevel(...)
+				id, ok := l.(*ast.Ident)
+				if !ok || info.ObjectOf(id) != v {
+					continue
+				}
+				r := s.Rhs[0] // zw, err := gzip.NewWriterLevel(...)
+				if len(s.Rhs) == len(s.Lhs) {
+					r = s.Rhs[i]
+				}
+				// The definition, or else an assignment of new memory
+				// (var b *T; if ... { b = x } else { b = &T{} }).
+				if info.Defs[id] == v || allocates(info, r) {
+					def = r
 				}
 			}
 		case *ast.ValueSpec:
@@ -534,6 +666,22 @@ func (prog *program) moveToDefinition(li *lineInfo, v *types.Var) {
 			}
 		}
 	}
+}
+
+// allocates reports whether e is an expression that allocates: &T{}, a
+// call (other than a conversion).
+func allocates(info *types.Info, e ast.Expr) bool {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.UnaryExpr:
+		_, ok := x.X.(*ast.CompositeLit)
+		return ok && x.Op == token.AND
+	case *ast.CallExpr:
+		if tv, ok := info.Types[x.Fun]; ok && tv.IsType() {
+			return false
+		}
+		return true
+	}
+	return false
 }
 
 // assignedVar returns the variable that expr is assigned to or defines, if any.
@@ -578,7 +726,14 @@ func (prog *program) findStore(li *lineInfo) {
 	info := li.file.pkg.TypesInfo
 	fset := li.file.pkg.Fset
 	if li.kind == "map" {
-		li.stored = "the map itself grows: it is the container that keeps its elements"
+		switch m := ast.Unparen(li.expr).(type) {
+		case *ast.SelectorExpr:
+			li.stored = fmt.Sprintf("the map %s grows: it is a container that keeps its elements", types.ExprString(m))
+		case *ast.Ident:
+			if v, ok := info.Uses[m].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+				li.stored = fmt.Sprintf("the package-level map %s grows: it keeps its elements", m.Name)
+			}
+		}
 		return
 	}
 	isObj := func(e ast.Expr) bool {
@@ -630,6 +785,19 @@ func (prog *program) findStore(li *lineInfo) {
 			for i, r := range s.Rhs {
 				if w := where(s.Lhs[i]); w != "" && isObj(r) {
 					li.stored = fmt.Sprintf("stored in %s (%s, line %d)", w, types.ExprString(s.Lhs[i]), fset.Position(s.Pos()).Line)
+				}
+			}
+		case *ast.ReturnStmt:
+			for _, r := range s.Results {
+				mentions := false
+				ast.Inspect(r, func(n ast.Node) bool {
+					if e, ok := n.(ast.Expr); ok && isObj(e) {
+						mentions = true
+					}
+					return !mentions
+				})
+				if mentions && li.returned == 0 {
+					li.returned = fset.Position(s.Pos()).Line
 				}
 			}
 		case *ast.SendStmt:

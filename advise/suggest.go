@@ -82,6 +82,9 @@ func suggest(s Site, li *lineInfo, a *siteAgg, p50, p90 int64) string {
 		fmt.Fprintf(&b, " (instead of %s)", expr)
 	}
 	fmt.Fprintf(&b, "\n// then %s.Put(%s)%s; %s must not be used after Put", pname, varName, putAt, varName)
+	if li.returned > 0 {
+		fmt.Fprintf(&b, "\n// careful: line %d returns %s or memory of it: Put only where the caller is done with it", li.returned, varName)
+	}
 	return b.String()
 }
 
