@@ -47,13 +47,14 @@ func GetBuffer() *Buffer { return defaultPool.GetBuffer() }
 // AvailableBuffer can be appended to at once. The caller owns the Buffer
 // until Free.
 func (p *Pool) GetBuffer() *Buffer {
-	s := p.state()
-	// Fast path: an idle Buffer that kept storage of the learned class.
-	// The class is -1 when the pool has none; the unsigned comparison
-	// tests that and lets the compiler drop the bounds check. Past the
-	// Get, only b is needed: the debug and miss paths find the rest again.
-	if c := int(s.learn.class.Load()); uint(c) < uint(len(s.classes)) {
-		if b := s.classes[c].bufs.Get(); b != nil {
+	s := p.st.Load()
+	if s == nil {
+		s = p.init()
+	}
+	// Fast path: an idle Buffer that kept storage of the learned class
+	// (nil when the pool has no class).
+	if c := s.learn.start.Load(); c != nil {
+		if b := c.bufs.Get(); b != nil {
 			if pooldebug.On.Load() {
 				b.checkPoison()
 			}
@@ -78,8 +79,8 @@ func (b *Buffer) checkPoison() {
 func (s *state) newBuffer() *Buffer {
 	b := s.spare.Get()
 	b.freed = false
-	if c := int(s.learn.class.Load()); c >= 0 {
-		b.buf = s.get(s.classes[c].size)[:0]
+	if c := s.learn.start.Load(); c != nil {
+		b.buf = s.pool.Get(c.size)[:0]
 	} else {
 		b.buf = make([]byte, 0, minStart)
 	}
@@ -111,13 +112,12 @@ func (b *Buffer) Free() {
 	b.freed = true
 	// Fast path: storage of the class new Buffers start with stays with
 	// the Buffer, so the next GetBuffer takes both in one Get.
-	if c := int(s.learn.class.Load()); uint(c) < uint(len(s.classes)) && cap(b.buf) == s.classes[c].size {
-		cl := &s.classes[c]
+	if c := s.learn.start.Load(); c != nil && cap(b.buf) == c.size {
 		b.buf = b.buf[:0]
 		if pooldebug.On.Load() {
-			s.poison(b.buf[:cl.size])
+			s.poison(b.buf[:c.size])
 		}
-		cl.bufs.Put(b)
+		c.bufs.Put(b)
 		return
 	}
 	b.release(s)
@@ -128,7 +128,7 @@ func (b *Buffer) Free() {
 // that does not stay with the Buffer.
 func (b *Buffer) release(s *state) {
 	if b.buf != nil {
-		s.put(b.buf)
+		s.pool.Put(b.buf)
 		b.buf = nil
 	}
 }
@@ -170,13 +170,13 @@ func (b *Buffer) grow(n int) {
 	}
 	var nb []byte
 	if size <= s.maxSize {
-		nb = s.get(size)[:l]
+		nb = s.pool.Get(size)[:l]
 	} else {
 		nb = make([]byte, l, size)
 	}
 	copy(nb, b.buf)
 	if b.buf != nil {
-		s.put(b.buf)
+		s.pool.Put(b.buf)
 	}
 	b.buf = nb
 }

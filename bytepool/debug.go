@@ -29,6 +29,59 @@ import (
 //
 // With debug off, Get and Put read pooldebug.On and nothing else.
 
+// Sub-slices (any POOLDEBUG setting).
+//
+// Put files a slice under the class of its capacity and keeps the slice, so
+// the pool keeps alive the whole allocation the slice points into while its
+// budget counts only the class size: a Put of b[len(b)-100:] of a 64 KiB
+// buffer pins 64 KiB as 96 bytes. Put cannot know where a slice's
+// allocation starts in general (the runtime does not export it), but in
+// debug mode it refuses a slice whose address proves that it does not
+// start an allocation of its capacity: every Go heap allocation of 16 bytes
+// or more starts at a multiple of 8, and one of more than 32 KiB (a large
+// object, in a span of its own) at a multiple of the runtime's 8 KiB page.
+// Such a Put is reported (kindSubslice: the default reporter panics; with a
+// reporter set it is dropped and counted in Stats.Drops.Subslice). A
+// sub-slice that starts at an aligned offset, and a head sub-slice
+// b[:n:n] (its start is the allocation's, its capacity hides the rest), are
+// not detected.
+
+// kindSubslice is the kind of report of a Put of a sub-slice.
+const kindSubslice = "Put of a sub-slice"
+
+// Alignments of the starts of Go heap allocations (see above).
+const (
+	heapAlign     = 8
+	largeObject   = 32 << 10 // the runtime's largest small-object size
+	largeObjAlign = 8 << 10  // the runtime's page size
+)
+
+// startsAllocation reports whether b, of capacity at least MinSize, may
+// start a Go heap allocation of its capacity: false proves it does not.
+func startsAllocation(b []byte) bool {
+	p := dataPtr(b)
+	if p%heapAlign != 0 {
+		return false
+	}
+	return cap(b) <= largeObject || p%largeObjAlign == 0
+}
+
+// debugPut runs Put's debug checks on b, about to be filed under class c,
+// and poisons it; it reports false if b must be dropped. Debug path: called
+// only when pooldebug.On is set.
+func (s *state) debugPut(b []byte, c *class) bool {
+	if !startsAllocation(b) {
+		s.dropSubslice.Add(1)
+		pooldebug.Report(kindSubslice, "[]byte", fmt.Sprintf(
+			"bytepool.Put: []byte (cap %d, data %#x) does not start where its allocation starts: "+
+				"the pool would keep the whole allocation alive while counting %d bytes; Put the slice that Get returned",
+			cap(b), dataPtr(b), c.size), "")
+		return false
+	}
+	s.poison(b[:c.size])
+	return true
+}
+
 // poisonByte is the pattern: odd, high bit set, neither 0 nor 0xff, so that
 // it differs from zeroing, from memset to -1 and from ASCII text.
 const poisonByte = 0xa5

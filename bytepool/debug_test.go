@@ -325,3 +325,80 @@ func TestMemoryPressureShrinksBudget(t *testing.T) {
 		t.Errorf("after the pressure ended: IdleBytes = %d; want %d again (more than %d under -race)", st.IdleBytes, maxBytes, bound)
 	}
 }
+
+// TestDebugPutSubslice: in debug mode, a Put of a slice whose address
+// proves it does not start its allocation (the tail of a large buffer, an
+// odd offset into a small one) is reported and dropped, and counted in
+// Drops.Subslice; the slices Get returns, and their heads, are kept
+// (golang/go#23199's cousin: the budget would count 96 bytes for a 64 KiB
+// array).
+func TestDebugPutSubslice(t *testing.T) {
+	big := make([]byte, 64<<10)
+	small := make([]byte, 1000)
+	cases := []struct {
+		name   string
+		b      []byte
+		report bool
+	}{
+		{"tail of 64 KiB at odd offset", big[len(big)-100:], true},
+		{"64 KiB from byte 8192-16", big[8192-16:], true}, // cap > 32 KiB, not page-aligned
+		{"small at odd offset", small[3:], true},
+		{"whole 64 KiB", big, false},
+		{"head of 64 KiB", big[:100], false},
+		{"small from 8", small[8:], false}, // aligned: not detectable
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			debugTest(t, "doubleput=1")
+			got := reports(t)
+			var p bytepool.Pool
+			p.Put(tc.b)
+			st := p.Stats()
+			r := got()
+			if tc.report {
+				if len(r) != 1 || r[0].Kind != "Put of a sub-slice" || !strings.Contains(r[0].Message, "does not start where its allocation starts") {
+					t.Fatalf("reports = %+v; want one \"Put of a sub-slice\"", r)
+				}
+				if st.Drops.Subslice != 1 || st.Puts != 1 || st.Idle != 0 {
+					t.Errorf("Drops.Subslice %d, Puts %d, Idle %d; want 1, 1, 0", st.Drops.Subslice, st.Puts, st.Idle)
+				}
+				return
+			}
+			if len(r) != 0 || st.Drops.Subslice != 0 {
+				t.Errorf("reports = %+v, Drops.Subslice %d; want none", r, st.Drops.Subslice)
+			}
+		})
+	}
+}
+
+// TestDebugPutSubsliceDefaultPanics: without a reporter the report panics,
+// as the other debug reports do, and debug off checks nothing.
+func TestDebugPutSubsliceDefaultPanics(t *testing.T) {
+	big := make([]byte, 64<<10)
+	var p bytepool.Pool
+	if msg := panicMessage(func() { p.Put(big[len(big)-100:]) }); msg != "" {
+		t.Fatalf("debug off: Put panicked: %s", msg)
+	}
+	debugTest(t, "poison=1")
+	msg := panicMessage(func() { p.Put(big[len(big)-101:]) })
+	if !strings.HasPrefix(msg, "bytepool.Put: []byte (cap 101") {
+		t.Errorf("panic = %q; want bytepool.Put: []byte (cap 101...", msg)
+	}
+}
+
+// TestGetPutNotSubslice: every slice Get hands out passes the sub-slice
+// check, for every class and above MaxSize, so debug mode never refuses
+// the pool's own memory.
+func TestGetPutNotSubslice(t *testing.T) {
+	debugTest(t, "doubleput=1")
+	got := reports(t)
+	var p bytepool.Pool
+	for c := 0; c < sizeclass.NumClasses && sizeclass.Size(c) <= 2*bytepool.DefaultMaxSize; c++ {
+		n := sizeclass.Size(c)
+		p.Put(p.Get(n))
+		p.Put(p.Get(n - 1)[:0])
+	}
+	if r := got(); len(r) != 0 {
+		t.Fatalf("reports = %+v; want none", r)
+	}
+}

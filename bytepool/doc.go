@@ -38,8 +38,13 @@
 // write after Put or Free is reported with the capacity and the first
 // modified offset ("bytepool.Get: []byte (cap 1024) modified after Put:
 // ..."). The default reporter panics; with pool.SetReporter the corrupted
-// memory is dropped and a fresh slice handed out instead. With debug off,
-// Get and Put read one flag more than they would without debug support.
+// memory is dropped and a fresh slice handed out instead. With any POOLDEBUG
+// setting, Put also refuses a slice whose address proves that it does not
+// start where its allocation starts, such as the tail b[len(b)-100:] of a
+// large buffer: kept, it would pin the whole buffer while the budget counts
+// its small capacity ("Put of a sub-slice", counted in Stats.Drops.Subslice;
+// see Pool.Put for what is and is not detected). With debug off, Get and Put
+// read one flag more than they would without debug support.
 //
 // # Buffers
 //

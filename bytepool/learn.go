@@ -40,15 +40,16 @@ const (
 // before they are done with it (valyala/bytebufferpool measures length at
 // Put and so learns from emptied buffers).
 type learner struct {
-	// class is the size class of a new Buffer's storage: the class at the
+	// start is the size class of a new Buffer's storage: the class at the
 	// startPercent-th percentile of the histogram (that of minStart until
-	// calibrated), at most the largest class; -1 if the pool has none.
-	class atomic.Int32
+	// calibrated), at most the largest class; nil if the pool has none. A
+	// pointer, so that GetBuffer and Free reach the class with one load.
+	start atomic.Pointer[class]
 	// calibrated is set by the first calibration: sampling then slows
 	// down from sampleEvery to sampleEveryCalibrated. Read only by Frees
 	// that sample.
 	calibrated atomic.Bool
-	_          [56]byte // class is read by every GetBuffer and Free; samples is written
+	_          [56]byte // start is read by every GetBuffer and Free; samples is written
 
 	samples atomic.Uint32 // samples since the last calibration
 
@@ -61,8 +62,8 @@ type learner struct {
 
 // startSize returns the capacity a new Buffer starts with.
 func (s *state) startSize() int {
-	if c := s.learn.class.Load(); c >= 0 {
-		return sizeclass.Size(int(c))
+	if c := s.learn.start.Load(); c != nil {
+		return c.size
 	}
 	return minStart
 }
@@ -139,8 +140,8 @@ func (s *state) calibrate() {
 			break
 		}
 	}
-	if l.class.Load() != int32(class) {
-		l.class.Store(int32(class)) // every GetBuffer and Free reads the line
+	if c := &s.classes[class]; l.start.Load() != c {
+		l.start.Store(c) // every GetBuffer and Free reads the line
 	}
 	for i := range n {
 		if h := l.hist[i].Load(); h > 1 {

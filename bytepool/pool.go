@@ -1,8 +1,10 @@
 package bytepool
 
 import (
+	"math/bits"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/poolkit/pool"
 	"github.com/poolkit/pool/internal/budget"
@@ -76,7 +78,10 @@ func (*noCopy) Unlock() {}
 
 // state is a Pool's configuration and storage, fixed at first use.
 type state struct {
-	maxSize  int // size of the largest pooled class; -1 if none is pooled
+	pool     *Pool // the Pool whose state this is
+	maxSize  int   // size of the largest pooled class; -1 if none is pooled
+	getEnd   uint  // maxSize+1: Get(n) takes a class iff uint(n) < getEnd
+	putSpan  uint  // maxSize-MinSize+1 (0 if no class): Put files cap c iff uint(c-MinSize) < putSpan
 	maxBytes int64
 	classes  []class // classes 0 .. Floor(maxSize)
 
@@ -86,6 +91,7 @@ type state struct {
 	oversizeGets atomic.Uint64 // Gets of more than maxSize bytes
 	dropTooLarge atomic.Uint64 // Puts with capacity above maxSize
 	dropTooSmall atomic.Uint64 // Puts with capacity below sizeclass.MinSize
+	dropSubslice atomic.Uint64 // Puts refused in debug mode as sub-slices (debug.go)
 
 	spare pool.Pool[*Buffer] // idle Buffers without storage
 	learn learner            // start class of new Buffers
@@ -104,13 +110,21 @@ type state struct {
 // holds exactly size bytes.
 type class struct {
 	p    pool.Pool[[]byte]  // New is nil: a miss returns a nil slice
+	size int                // on p's cache line: Get and Put read both
 	bufs pool.Pool[*Buffer] // Buffers with cap(buf) == size; New is nil
-	size int
 
 	budgetDrops    atomic.Uint64 // Puts to p refused for the budget
 	bufBudgetDrops atomic.Uint64 // Puts to bufs refused for the budget
-	_              [48]byte      // keeps the counters off the next class's pools
+	_              [classBytes - 2*enginePoolBytes - 24]byte
 }
+
+// classBytes is the size of a class: two cache lines, so that the classes
+// are indexed with a shift and Get and Put of slices touch one line of
+// them. The padding's array length fails to compile if a class outgrows it.
+const (
+	classBytes      = 128
+	enginePoolBytes = unsafe.Sizeof(pool.Pool[[]byte]{})
+)
 
 // defaultPool serves the package-level functions.
 var defaultPool Pool
@@ -129,7 +143,7 @@ func (p *Pool) init() *state {
 	if s := p.st.Load(); s != nil {
 		return s
 	}
-	s := new(state)
+	s := &state{pool: p}
 	maxSize := p.MaxSize
 	switch {
 	case maxSize == 0:
@@ -150,7 +164,9 @@ func (p *Pool) init() *state {
 	if top := sizeclass.Floor(maxSize); top >= 0 {
 		s.maxSize = sizeclass.Size(top)
 		s.classes = make([]class, top+1)
+		s.putSpan = uint(s.maxSize - sizeclass.MinSize + 1)
 	}
+	s.getEnd = uint(s.maxSize + 1)
 	for i := range s.classes {
 		c := &s.classes[i]
 		c.size = sizeclass.Size(i)
@@ -161,7 +177,9 @@ func (p *Pool) init() *state {
 	s.spare.New = func() *Buffer {
 		return &Buffer{s: s, pooled: true} // sample 0: teach draws its phase at the current period
 	}
-	s.learn.class.Store(int32(min(sizeclass.Ceil(minStart), len(s.classes)-1)))
+	if len(s.classes) > 0 {
+		s.learn.start.Store(&s.classes[min(sizeclass.Ceil(minStart), len(s.classes)-1)])
+	}
 	p.st.Store(s)
 	return s
 }
@@ -189,24 +207,54 @@ func Zeroed(n int) []byte { return defaultPool.Zeroed(n) }
 // belongs to the caller until it passes it (or a slice of it) to Put.
 //
 // Get panics with "bytepool: negative size" if n < 0.
-func (p *Pool) Get(n int) []byte { return p.state().get(n) }
-
-func (s *state) get(n int) []byte {
-	if n < 0 || n > s.maxSize {
-		return s.getLarge(n)
+func (p *Pool) Get(n int) []byte {
+	// Fast path, in this one function (the package-level Get inlines
+	// to a call of it): the state, the class, one engine Get.
+	s := p.st.Load()
+	if s == nil {
+		s = p.init()
 	}
-	// Fast path: a hit in the class that fits n.
-	c := &s.classes[sizeclass.Ceil(n)]
+	if uint(n) >= s.getEnd {
+		return s.getLarge(n) // n < 0 or n > maxSize
+	}
+	c := &s.classes[ceilClass(n)]
 	if b := c.p.Get(); b != nil {
-		if pooldebug.On.Load() && !s.checkPoison(b[:c.size], "bytepool.Get", "[]byte") {
-			return make([]byte, n, c.size) // modified after Put: drop it
+		if pooldebug.On.Load() {
+			return s.debugGet(c, b, n)
 		}
 		return b[:n]
 	}
 	return make([]byte, n, c.size)
 }
 
+// ceilClass is sizeclass.Ceil for n in [0, sizeclass.MaxSize], without
+// branches: the class after the largest class <= n-1, where n-1 is raised
+// to 15 (class -1) for n <= 16.
+func ceilClass(n int) int {
+	m := uint(max(n-1, sizeclass.MinSize-1))
+	k := bits.Len(m) - 1
+	return (k-4)<<2 | int(m>>((k-2)&63))&3 + 1 // k >= 3: the mask only drops the shift check
+}
+
+// floorClass is sizeclass.Floor for n in [sizeclass.MinSize,
+// sizeclass.MaxSize], without branches.
+func floorClass(n int) int {
+	k := bits.Len(uint(n)) - 1
+	return (k-4)<<2 | n>>((k-2)&63)&3 // k >= 4: the mask only drops the shift check
+}
+
+// debugGet is Get's debug path for b, a hit in class c: it checks b's
+// poison and returns b[:n], or a new slice if b was modified after Put.
+func (s *state) debugGet(c *class, b []byte, n int) []byte {
+	if !s.checkPoison(b[:c.size], "bytepool.Get", "[]byte") {
+		return make([]byte, n, c.size) // modified after Put: drop it
+	}
+	return b[:n]
+}
+
 // getLarge serves Gets that no class can: slow path.
+//
+//go:noinline
 func (s *state) getLarge(n int) []byte {
 	if n < 0 {
 		panic("bytepool: negative size")
@@ -232,30 +280,46 @@ func (p *Pool) Zeroed(n int) []byte {
 // Only the first class-size bytes of a capacity between two classes are
 // handed out again.
 //
+// Put keeps the slice it is given, and with it the whole allocation b
+// points into, while counting only the class size against MaxBytes: Put
+// the slice that Get returned (or a slice of it that starts at the same
+// place, such as b[:0]), not a sub-slice that starts further on, such as
+// the tail b[len(b)-100:] of a large buffer, which would keep the whole
+// buffer alive as a 96-byte slice. In debug mode (any POOLDEBUG setting)
+// Put reports and drops a slice whose address proves that it does not
+// start its allocation (see debug.go for what that detects and what it
+// cannot).
+//
 // After Put(b) the caller must not use b, or any slice that shares its
 // memory, again: it may already belong to another goroutine.
 func (p *Pool) Put(b []byte) {
-	if cap(b) == 0 {
-		return
-	}
-	p.state().put(b)
-}
-
-// put is Put of a slice with a non-zero capacity.
-func (s *state) put(b []byte) {
 	n := cap(b)
-	if n > s.maxSize {
-		s.dropTooLarge.Add(1)
+	if n == 0 {
 		return
 	}
-	i := sizeclass.Floor(n)
-	if i < 0 {
-		s.dropTooSmall.Add(1)
+	s := p.st.Load()
+	if s == nil {
+		s = p.init()
+	}
+	// Fast path: n in [MinSize, maxSize] in one unsigned comparison.
+	if uint(n-sizeclass.MinSize) >= s.putSpan {
+		s.putOutside(n)
 		return
 	}
-	c := &s.classes[i]
-	if pooldebug.On.Load() {
-		s.poison(b[:c.size])
+	c := &s.classes[floorClass(n)]
+	if pooldebug.On.Load() && !s.debugPut(b, c) {
+		return
 	}
 	c.p.Put(b[:0:c.size])
+}
+
+// putOutside counts a Put whose capacity n no class holds: slow path.
+//
+//go:noinline
+func (s *state) putOutside(n int) {
+	if n > s.maxSize {
+		s.dropTooLarge.Add(1)
+	} else {
+		s.dropTooSmall.Add(1)
+	}
 }

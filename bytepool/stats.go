@@ -25,8 +25,8 @@ type Stats struct {
 
 	// Classes has one entry per size class up to MaxSize, smallest first.
 	// The per-class Drops count only the reasons Budget and Random; Gets
-	// of more than MaxSize and Puts of sizes no class holds count only in
-	// the totals.
+	// of more than MaxSize, Puts of sizes no class holds and sub-slices
+	// refused in debug mode count only in the totals.
 	Classes []ClassStats
 }
 
@@ -36,16 +36,18 @@ type Drops struct {
 	TooLarge uint64 // capacity above MaxSize (huge buffers are never kept: golang/go#23199)
 	TooSmall uint64 // capacity below the smallest class (16 bytes)
 	Random   uint64 // dropped at random by the engine under the race detector
+	Subslice uint64 // debug mode only: the slice does not start where its allocation starts (see Pool.Put)
 }
 
 // Total returns the number of drops for all reasons.
-func (d Drops) Total() uint64 { return d.Budget + d.TooLarge + d.TooSmall + d.Random }
+func (d Drops) Total() uint64 { return d.Budget + d.TooLarge + d.TooSmall + d.Random + d.Subslice }
 
 func (d *Drops) add(e Drops) {
 	d.Budget += e.Budget
 	d.TooLarge += e.TooLarge
 	d.TooSmall += e.TooSmall
 	d.Random += e.Random
+	d.Subslice += e.Subslice
 }
 
 // BufferStats counts the idle Buffers that keep their storage (those whose
@@ -90,8 +92,8 @@ func (p *Pool) Stats() Stats {
 	st := Stats{
 		Gets:    oversize,
 		Misses:  oversize,
-		Puts:    s.dropTooLarge.Load() + s.dropTooSmall.Load(),
-		Drops:   Drops{TooLarge: s.dropTooLarge.Load(), TooSmall: s.dropTooSmall.Load()},
+		Puts:    s.dropTooLarge.Load() + s.dropTooSmall.Load() + s.dropSubslice.Load(),
+		Drops:   Drops{TooLarge: s.dropTooLarge.Load(), TooSmall: s.dropTooSmall.Load(), Subslice: s.dropSubslice.Load()},
 		Classes: make([]ClassStats, len(s.classes)),
 	}
 	// Totals are summed from the same snapshot of each class, so that they
