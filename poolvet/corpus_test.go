@@ -56,7 +56,8 @@ type expectation struct {
 // caseScore is what the analyzer reported on one case.
 type caseScore struct {
 	name                string
-	checks              []string // checks the expectations name
+	checks              []string          // checks the expectations name
+	perCheck            map[string][2]int // check -> expected, found
 	expected, found     int
 	extra               []string // reports in bug at lines without expectation
 	fixedReports        []string // reports in the fixed twin
@@ -123,6 +124,7 @@ func scoreCorpus(t *testing.T, part string) {
 		}
 		s.expected = len(exps)
 		s.checks = checksOf(exps)
+		s.perCheck = map[string][2]int{}
 
 		used := map[int]bool{}
 		bugDiags := diags[part+"/"+name+"/bug"]
@@ -138,6 +140,12 @@ func scoreCorpus(t *testing.T, part string) {
 					break
 				}
 			}
+			c := s.perCheck[checkOf(e.re)]
+			c[0]++
+			if hit {
+				c[1]++
+			}
+			s.perCheck[checkOf(e.re)] = c
 			if hit {
 				s.found++
 			} else {
@@ -174,10 +182,10 @@ func report(t *testing.T, part string, scores []caseScore) {
 			fixedCases++
 			fixedReports += len(s.fixedReports)
 		}
-		for _, c := range s.checks {
+		for c, n := range s.perCheck {
 			v := byCheck[c]
-			v[0] += s.expected
-			v[1] += s.found
+			v[0] += n[0]
+			v[1] += n[1]
 			byCheck[c] = v
 		}
 		fmt.Fprintf(&b, "%-22s %-24s %5d %5d %5d %5d\n", s.name, strings.Join(s.checks, ","), s.expected, s.found, len(s.extra), len(s.fixedReports))
@@ -230,6 +238,27 @@ func checksOf(exps []expectation) []string {
 		}
 	}
 	return out
+}
+
+// checkOf attributes an expectation to one check: the check whose name
+// comes first in the pattern (patterns name the check they expect, then
+// possibly an alternative), or the first check the pattern matches.
+func checkOf(re *regexp.Regexp) string {
+	best, at := "", -1
+	for _, c := range checks {
+		if i := strings.Index(re.String(), c); i >= 0 && (at < 0 || i < at) {
+			best, at = c, i
+		}
+	}
+	if best != "" {
+		return best
+	}
+	for _, c := range checks {
+		if re.MatchString(c) {
+			return c
+		}
+	}
+	return "?"
 }
 
 var wantComment = regexp.MustCompile(`//\s*want\s+(.*)$`)
