@@ -2,6 +2,7 @@ package advise
 
 import (
 	"fmt"
+	"go/ast"
 	"go/types"
 	"math"
 	"path/filepath"
@@ -421,6 +422,12 @@ func (a *siteAgg) judge(rep *Report, costs *Costs, benches map[string]*benchSum,
 		s.Benefit = 0
 		s.Reason = fmt.Sprintf("allocated %s times over about %s ops of %s: set-up of the benchmark, not work done per op; pooling it gains nothing", fmtCount(constructions), fmtCount(ops), bench)
 		s.Estimate = "no saving per op"
+	case li.kind == "ctor" && needsRetarget(li) && !hasReset(li.typ):
+		s.Verdict = VerdictDontPool
+		s.Benefit = 0
+		s.Reason = fmt.Sprintf("%s is built around what %s is given and has no Reset method to point it at something new: a pool cannot reuse it (pool its buffers instead, if it takes them); %s",
+			tn, types.ExprString(li.expr.(*ast.CallExpr).Fun), numbers)
+		s.Estimate = "no saving: cannot be reused"
 	case !rep.HasInuse:
 		s.Verdict = VerdictUnknown
 		s.Reason = "the profile has no inuse_space: cannot tell whether these objects are short-lived; " + numbers
@@ -484,6 +491,33 @@ func cheapReset(t types.Type) bool {
 	switch under(t).(type) {
 	case *types.Slice:
 		return true // reused as s[:0], contents overwritten
+	}
+	return false
+}
+
+// needsRetarget reports whether the constructor call of li is given a
+// local variable (a writer, a reader) that a reused object must be
+// pointed away from.
+func needsRetarget(li *lineInfo) bool {
+	call, ok := ast.Unparen(li.expr).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	for _, a := range call.Args {
+		if usesLocals(li.file.pkg.TypesInfo, a, li) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasReset reports whether t has a method named Reset.
+func hasReset(t types.Type) bool {
+	ms := types.NewMethodSet(t)
+	for i := range ms.Len() {
+		if ms.At(i).Obj().Name() == "Reset" {
+			return true
+		}
 	}
 	return false
 }

@@ -76,7 +76,7 @@ func suggest(s Site, li *lineInfo, a *siteAgg, p50, p90 int64) string {
 	fmt.Fprintf(&b, "}\n\n")
 	fmt.Fprintf(&b, "// at %s: %s := %s.Get()", where, varName, pname)
 	if after != "" {
-		fmt.Fprintf(&b, "; %s", strings.ReplaceAll(after, "x.", varName+"."))
+		fmt.Fprintf(&b, "; %s", strings.ReplaceAll(after, "{x}", varName))
 	}
 	if expr != "" && li.kind != "var" {
 		fmt.Fprintf(&b, " (instead of %s)", expr)
@@ -258,9 +258,9 @@ func resetHook(t types.Type, q types.Qualifier, replaced []string) (hook, after 
 		}
 		call := ""
 		if len(replaced) == len(args) && len(args) > 0 {
-			call = "x.Reset(" + strings.Join(replaced, ", ") + ")"
+			call = "{x}.Reset(" + strings.Join(replaced, ", ") + ")"
 		} else {
-			call = "x.Reset(...) with what the constructor was given"
+			call = "{x}.Reset(...) with what the constructor was given"
 		}
 		if sig.Results().Len() == 0 && nilable {
 			// Reset(nil) drops the reference to the destination, so the
@@ -277,7 +277,7 @@ func resetHook(t types.Type, q types.Qualifier, replaced []string) (hook, after 
 	case *types.Map:
 		return fmt.Sprintf("func(m %s) { clear(m) }", tstr), ""
 	case *types.Slice:
-		return "", "x = x[:0] before use; Put x[:0]"
+		return "", "{x} = {x}[:0] before use; Put {x}[:0]"
 	}
 	return "", ""
 }

@@ -3,6 +3,7 @@
 package synth
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"io"
@@ -54,4 +55,16 @@ var sink *Point
 
 func Move(i int64) {
 	sink = &Point{i, i, i} // want dont-pool *synth.Point
+}
+
+// CountWords builds a bufio.Scanner per call around its reader: a Scanner
+// has no Reset, so a pool could not point it at the next reader.
+func CountWords(r io.Reader) int {
+	sc := bufio.NewScanner(r) // want dont-pool *bufio.Scanner
+	sc.Split(bufio.ScanWords)
+	n := 0
+	for sc.Scan() {
+		n++
+	}
+	return n
 }

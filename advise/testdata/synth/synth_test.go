@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"bytes"
 	"io"
 	"strings"
 	"testing"
@@ -47,6 +48,14 @@ func BenchmarkTiny(b *testing.B) {
 	for i := range b.N {
 		for j := range 2000 {
 			Move(int64(i + j))
+		}
+	}
+}
+
+func BenchmarkWords(b *testing.B) {
+	for range b.N {
+		for range 20 {
+			CountWords(bytes.NewReader(data))
 		}
 	}
 }
