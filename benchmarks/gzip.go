@@ -16,6 +16,7 @@ var _ = register(&Workload{
 	GetsPerOp: 1,
 	Metric:    "ns/op",
 	Baseline:  "alloc",
+	Project:   []string{"pool"},
 	Strategies: kit[*gzip.Writer]{
 		new: func() *gzip.Writer { return gzip.NewWriter(io.Discard) },
 		// Put resets onto io.Discard so the pooled writer does not keep

@@ -17,6 +17,7 @@ var _ = register(&Workload{
 	GetsPerOp: 1,
 	Metric:    "ns/op",
 	Baseline:  "alloc",
+	Project:   []string{"pool"},
 	Strategies: kit[*Event]{
 		new:     func() *Event { return new(Event) },
 		reset:   (*Event).Reset,

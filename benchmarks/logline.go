@@ -20,12 +20,14 @@ var _ = register(&Workload{
 	GetsPerOp: 1,
 	Metric:    "ns/op",
 	Baseline:  "alloc",
+	Project:   []string{"pool", "bytepool"},
 	Strategies: kit[*bytes.Buffer]{
 		new:     func() *bytes.Buffer { return new(bytes.Buffer) },
 		reset:   (*bytes.Buffer).Reset,
 		maxIdle: 64,
 	}.strategies(loglineOp,
-		Strategy{Name: "bytebufferpool", Doc: "valyala/bytebufferpool's calibrating pool of ByteBuffer", New: loglineByteBufferPool},
+		Strategy{Name: "bytebufferpool", Doc: "valyala/bytebufferpool's calibrating pool of ByteBuffer", New: loglineByteBufferPool,
+			GivesUp: givesUpByteBufferPool},
 		Strategy{Name: "bytepool", Doc: "bytepool.Buffer from a private bytepool.Pool, Free after use", New: loglineBytepool},
 	),
 })

@@ -21,13 +21,24 @@ type Measurement struct {
 	HitRatio float64
 
 	// RetainedBytes is the live heap after the work stopped and one GC
-	// cycle ran, minus the live heap before the work started: what the
-	// strategy keeps holding once the load is gone.
+	// cycle ran, minus the live heap before the work started (measured
+	// once GC cycles no longer shrink it), or 0 if that is negative: what
+	// the strategy keeps holding once the load is gone and the next GC
+	// cycle has run. sync.Pool's victim cache counts: it is still held.
+	// Differences below RetainedFloor are noise (runtime bookkeeping,
+	// goroutine descriptors).
 	RetainedBytes float64
 
 	// GCPerMop is GC cycles (forced ones included) per million operations.
 	GCPerMop float64
 }
+
+// RetainedFloor is the resolution of Measurement.RetainedBytes: the live
+// heap of a process that does nothing moves by a few KiB between GC
+// cycles (the runtime's own bookkeeping, descriptors of goroutines that
+// ended), so retained heap below 64 KiB is reported as "<64KiB" and
+// compared as 64 KiB.
+const RetainedFloor = 64 << 10
 
 // Options tunes Measure.
 type Options struct {
@@ -49,7 +60,8 @@ type Options struct {
 // 0.9 to 0; and it cannot measure retained heap. Measure instead:
 //
 //  1. collects garbage twice (no earlier run's sync.Pool victims left),
-//     creates fresh strategy state, and reads the live heap;
+//     creates fresh strategy state, and reads the live heap once GC
+//     cycles no longer shrink it;
 //  2. warms up: runs batches of operations, doubling, until Warmup has
 //     passed, which fills the pools and estimates the cost of one;
 //  3. runs the timed phase, Time/estimate operations spread over the
@@ -57,7 +69,8 @@ type Options struct {
 //     reads runtime/metrics (which does not stop the world) before and
 //     after it: heap allocations (objects plus tiny objects, the same
 //     count as MemStats.Mallocs), bytes and GC cycles;
-//  4. stops the work, runs one GC cycle, and reads the live heap again.
+//  4. stops the work, runs one GC cycle, and reads the live heap again:
+//     RetainedBytes is the difference.
 //
 // The runtime counts small allocations a span at a time when a P
 // refills its cache, so allocs/op may be off by one span's worth of
@@ -120,18 +133,35 @@ type phase struct {
 
 func startPhase(s *Strategy) *phase {
 	ph := &phase{inst: s.New(nil)}
-	runtime.GC()
-	ph.liveBefore = ph.r.read().live
+	ph.liveBefore = settledLive(&ph.r)
 	return ph
 }
 
+// settledLive runs GC cycles until the live heap stops shrinking (at most
+// four: sync.Pool needs two to drop what it holds, and finalizers and
+// cleanups may free more in a third) and returns it.
+func settledLive(r *reader) uint64 {
+	runtime.GC()
+	live := r.read().live
+	for range 3 {
+		runtime.GC()
+		l := r.read().live
+		if l >= live {
+			return l
+		}
+		live = l
+	}
+	return live
+}
+
 // retained runs one GC cycle and returns how much the live heap grew since
-// startPhase.
+// startPhase, or 0 if it shrank (a few KiB of runtime bookkeeping come and
+// go; see RetainedFloor).
 func (ph *phase) retained() float64 {
 	runtime.GC()
 	v := float64(ph.r.read().live) - float64(ph.liveBefore)
 	runtime.KeepAlive(ph.inst)
-	return v
+	return math.Max(v, 0)
 }
 
 func (ph *phase) close() {

@@ -18,12 +18,14 @@ var _ = register(&Workload{
 	GetsPerOp: 1,
 	Metric:    "ns/op",
 	Baseline:  "alloc",
+	Project:   []string{"pool"},
 	Strategies: kit[[]string]{
 		new:     func() []string { return make([]string, 0, replicateMax) },
 		reset:   func([]string) {}, // the operation truncates; nothing is held past Put but the backing array
 		maxIdle: 64,
 	}.strategies(replicateOp,
-		Strategy{Name: "syncpoolptr", Doc: "sync.Pool of *[]string: the usual SA6002 workaround, no boxing", New: replicatePtr},
+		Strategy{Name: "syncpoolptr", Doc: "sync.Pool of *[]string: the usual SA6002 workaround, no boxing", New: replicatePtr,
+			GivesUp: "no type safety, a *[]string to carry next to the slice, no bound, no stats"},
 	),
 })
 

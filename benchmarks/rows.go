@@ -21,8 +21,10 @@ var _ = register(&Workload{
 	Name:      "rows",
 	Doc:       "scan rows from embedded SQLite into reused [][]string containers vs a new struct per row",
 	GetsPerOp: 1,
-	Metric:    "ns/op",
+	Metric:    "allocs/op",
+	Also:      []string{"ns/op"},
 	Baseline:  "alloc",
+	Project:   []string{"pool"},
 	Strategies: append([]Strategy{{
 		Name: "alloc", Doc: "bind each row to a new struct in a new slice (no container to reuse)",
 		New: rowsStructs,

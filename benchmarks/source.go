@@ -39,6 +39,7 @@ func (k kit[T]) strategies(mk opMaker[T], extra ...Strategy) []Strategy {
 				return Instance{Op: op, Close: cl, NoReuse: true}
 			}},
 		{Name: "syncpool", Doc: "sync.Pool with a type assertion on Get and Reset before Put",
+			GivesUp: givesUpSyncPool,
 			New: func(out io.Writer) Instance {
 				s := newSyncSource(k)
 				op, cl := mk(s, out)
@@ -51,12 +52,14 @@ func (k kit[T]) strategies(mk opMaker[T], extra ...Strategy) []Strategy {
 				return Instance{Op: op, Close: cl, Misses: s.Misses}
 			}},
 		{Name: "chan", Doc: "a buffered channel used as a bounded free list",
+			GivesUp: givesUpFreeList,
 			New: func(out io.Writer) Instance {
 				s := &chanSource[T]{kit: k, ch: make(chan T, k.maxIdle)}
 				op, cl := mk(s, out)
 				return Instance{Op: op, Close: cl, Misses: s.misses.Load}
 			}},
 		{Name: "mutex", Doc: "a slice guarded by a sync.Mutex used as a bounded free list",
+			GivesUp: givesUpFreeList + "; one lock shared by every goroutine",
 			New: func(out io.Writer) Instance {
 				s := &mutexSource[T]{kit: k}
 				op, cl := mk(s, out)
@@ -65,6 +68,14 @@ func (k kit[T]) strategies(mk opMaker[T], extra ...Strategy) []Strategy {
 	}
 	return append(ss, extra...)
 }
+
+// What the strategies not built on this project's pools give up compared
+// with pool.Pool, quoted by the verdicts that recommend them.
+const (
+	givesUpSyncPool       = "no type safety (an assertion per Get), boxing of non-pointer values, no bound on idle objects, no stats"
+	givesUpByteBufferPool = "no stats, no bound on idle buffers (its calibration drops only buffers far above the usual size); sync.Pool underneath"
+	givesUpFreeList       = "no stats, and idle objects are never released to the GC: the list keeps its high-water mark for good (no GC trimming, no MinIdle/MaxIdle split)"
+)
 
 // allocSource allocates on every Get and forgets on Put.
 type allocSource[T any] struct{ new func() T }

@@ -23,12 +23,27 @@ type Workload struct {
 	// strategy. Hit ratio is 1 - misses/(ops*GetsPerOp).
 	GetsPerOp int
 
-	// Metric is the unit the verdict compares: "ns/op" for most
-	// workloads, "retained-B" where the question is memory held.
+	// Metric is the unit the workload is about, the first one its
+	// verdict judges: "ns/op" for most workloads, "hit-ratio" where the
+	// question is reuse across GC cycles, "retained-B" where it is memory
+	// held, "allocs/op" where it is allocations.
 	Metric string
 
-	// Baseline names the strategy the verdict compares the winner with.
+	// Also lists the units the verdict judges besides Metric (a strategy
+	// beats another when it is better on one judged unit and worse on
+	// none); nil for most workloads.
+	Also []string
+
+	// Baseline names a strategy the verdict quotes next to the
+	// recommended one on Metric ("alloc" for most workloads; "syncpool"
+	// for bloat, where the question is what sync.Pool keeps). Pooling is
+	// always judged against the strategy named "alloc".
 	Baseline string
+
+	// Project names the strategies built on this project's pools
+	// (pool.Pool, bytepool), in order of preference: the verdict
+	// recommends the first one unless a later one beats it.
+	Project []string
 
 	Strategies []Strategy
 }
@@ -38,6 +53,11 @@ type Workload struct {
 type Strategy struct {
 	Name string
 	Doc  string
+
+	// GivesUp says, for a strategy not built on this project's pools,
+	// what it gives up compared with them (bounds, stats, GC behaviour);
+	// the verdict quotes it when it recommends the strategy.
+	GivesUp string
 
 	// New returns fresh state for one measurement: new pools, so that
 	// measurements do not share warmed-up objects. When out is not nil,
@@ -88,7 +108,23 @@ func register(w *Workload) *Workload {
 // which poolbench's -benchfmt output uses too.
 var benchNames = map[string]string{
 	"logline": "Logline", "replicate": "Replicate", "jsondecode": "JSONDecode", "gzip": "Gzip",
-	"rows": "Rows", "tinystruct": "Tinystruct", "gcpressure": "GCPressure", "bloat": "Bloat",
+	"rows": "Rows", "stackvalue": "StackValue", "tinystruct": "Tinystruct", "gcpressure": "GCPressure", "bloat": "Bloat",
+}
+
+// Judged returns the units w's verdict judges: Metric, then Also.
+func (w *Workload) Judged() []string {
+	return append([]string{w.Metric}, w.Also...)
+}
+
+// IsProject reports whether the strategy named name is built on this
+// project's pools.
+func (w *Workload) IsProject(name string) bool {
+	for _, p := range w.Project {
+		if p == name {
+			return true
+		}
+	}
+	return false
 }
 
 // BenchName returns the name of w's go test benchmark: "Benchmark" + it.
@@ -100,7 +136,7 @@ func (w *Workload) BenchName() string {
 }
 
 // order is the contract order of the workloads in every report.
-var order = []string{"logline", "replicate", "jsondecode", "gzip", "rows", "tinystruct", "gcpressure", "bloat"}
+var order = []string{"logline", "replicate", "jsondecode", "gzip", "rows", "stackvalue", "tinystruct", "gcpressure", "bloat"}
 
 // Workloads returns every workload in report order. The caller must not
 // modify them.

@@ -17,6 +17,7 @@ func BenchmarkReplicate(b *testing.B)  { benchWorkload(b, "replicate") }
 func BenchmarkJSONDecode(b *testing.B) { benchWorkload(b, "jsondecode") }
 func BenchmarkGzip(b *testing.B)       { benchWorkload(b, "gzip") }
 func BenchmarkRows(b *testing.B)       { benchWorkload(b, "rows") }
+func BenchmarkStackValue(b *testing.B) { benchWorkload(b, "stackvalue") }
 func BenchmarkTinystruct(b *testing.B) { benchWorkload(b, "tinystruct") }
 func BenchmarkGCPressure(b *testing.B) { benchWorkload(b, "gcpressure") }
 func BenchmarkBloat(b *testing.B)      { benchWorkload(b, "bloat") }

@@ -146,3 +146,19 @@ func TestMeasure(t *testing.T) {
 		}
 	}
 }
+
+// TestStackValueNoAlloc checks what the stackvalue workload rests on:
+// without a pool its Point stays on the stack (no allocation at all),
+// while the escaping tinystruct allocates one per operation.
+func TestStackValueNoAlloc(t *testing.T) {
+	for _, tt := range []struct {
+		workload string
+		want     float64
+	}{{"stackvalue", 0}, {"tinystruct", 1}} {
+		inst := Lookup(tt.workload).Strategy("alloc").New(nil)
+		i := 0
+		if got := testing.AllocsPerRun(1000, func() { inst.Op(i); i++ }); got != tt.want {
+			t.Errorf("%s alloc: %v allocs per operation; want %v", tt.workload, got, tt.want)
+		}
+	}
+}

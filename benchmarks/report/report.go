@@ -26,15 +26,17 @@ type Report struct {
 	GOOS      string   `json:"goos"`
 	GOARCH    string   `json:"goarch"`
 	NumCPU    int      `json:"num_cpu"`
-	Count     int      `json:"count"`   // runs per strategy
-	Time      string   `json:"time"`    // target duration of each timed phase
+	Count     int      `json:"count"`   // most runs per strategy (-count)
+	Time      string   `json:"time"`    // target duration of each timed phase (-time)
+	Cap       string   `json:"cap"`     // time cap per workload (-cap)
 	Results   []Result `json:"results"` // one per workload and GOMAXPROCS value
 }
 
-// New returns an empty Report for the given settings.
-func New(count int, time string) *Report {
+// New returns an empty Report for the given settings: the most runs per
+// strategy, the duration of a run and the time cap per workload.
+func New(count int, time, cap string) *Report {
 	return &Report{GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
-		NumCPU: runtime.NumCPU(), Count: count, Time: time}
+		NumCPU: runtime.NumCPU(), Count: count, Time: time, Cap: cap}
 }
 
 // A Result is one workload measured at one GOMAXPROCS.
@@ -43,18 +45,24 @@ type Result struct {
 	Bench      string     `json:"bench"` // go test benchmark name without "Benchmark"
 	Doc        string     `json:"doc"`
 	Procs      int        `json:"gomaxprocs"`
-	Metric     string     `json:"metric"`   // unit the verdict compares
-	Baseline   string     `json:"baseline"` // strategy the verdict compares with
+	Metric     string     `json:"metric"`         // the unit the workload is about, judged first
+	Also       []string   `json:"also,omitempty"` // other units the verdict judges
+	Baseline   string     `json:"baseline"`       // strategy the verdict quotes next to its recommendation
+	Project    []string   `json:"project"`        // strategies built on this project's pools, in order of preference
+	Runs       int        `json:"runs"`           // runs per strategy (the fewest, if they differ)
+	Elapsed    float64    `json:"elapsed_s"`      // seconds spent measuring the workload
 	Strategies []Strategy `json:"strategies"`
 	Verdict    Verdict    `json:"verdict"`
 }
 
 // A Strategy holds the runs of one strategy and their statistics.
 type Strategy struct {
-	Name  string                   `json:"name"`
-	Doc   string                   `json:"doc"`
-	Runs  []benchmarks.Measurement `json:"-"` // in the order they ran
-	Stats []Stat                   `json:"stats"`
+	Name    string                   `json:"name"`
+	Doc     string                   `json:"doc"`
+	GivesUp string                   `json:"gives_up,omitempty"` // compared with the project's pools
+	Project bool                     `json:"project"`            // built on this project's pools
+	Runs    []benchmarks.Measurement `json:"-"`                  // in the order they ran
+	Stats   []Stat                   `json:"stats"`
 }
 
 // A Stat summarizes one unit over the runs of a strategy.
@@ -103,13 +111,17 @@ func Value(m benchmarks.Measurement, unit string) float64 {
 // strategy name (strategies without runs are left out), and decides its
 // verdict.
 func NewResult(w *benchmarks.Workload, procs int, runs map[string][]benchmarks.Measurement) Result {
-	r := Result{Workload: w.Name, Bench: w.BenchName(), Doc: w.Doc, Procs: procs, Metric: w.Metric, Baseline: w.Baseline}
+	r := Result{Workload: w.Name, Bench: w.BenchName(), Doc: w.Doc, Procs: procs, Metric: w.Metric,
+		Also: w.Also, Baseline: w.Baseline, Project: w.Project}
 	for _, s := range w.Strategies {
 		ms := runs[s.Name]
 		if len(ms) == 0 {
 			continue
 		}
-		st := Strategy{Name: s.Name, Doc: s.Doc, Runs: ms}
+		if r.Runs == 0 || len(ms) < r.Runs {
+			r.Runs = len(ms)
+		}
+		st := Strategy{Name: s.Name, Doc: s.Doc, GivesUp: s.GivesUp, Project: w.IsProject(s.Name), Runs: ms}
 		for _, u := range Units {
 			if s := summarize(ms, u); s != nil {
 				st.Stats = append(st.Stats, *s)
@@ -140,14 +152,24 @@ func summarize(ms []benchmarks.Measurement, unit string) *Stat {
 	return st
 }
 
-// sample returns the values of unit of s as a benchmath sample, or nil.
-func (s *Strategy) sample(unit string) *benchmath.Sample {
-	st := s.Stat(unit)
-	if st == nil {
+// values returns the figures of unit over s's runs, in run order; nil if
+// s lacks the unit.
+func (s *Strategy) values(unit string) []float64 {
+	if s.Stat(unit) == nil {
 		return nil
 	}
-	return benchmath.NewSample(append([]float64(nil), st.Values...), &benchmath.DefaultThresholds)
+	if len(s.Runs) == 0 { // read back from JSON: only the sorted values
+		return s.Stat(unit).Values
+	}
+	vs := make([]float64, len(s.Runs))
+	for i, m := range s.Runs {
+		vs[i] = Value(m, unit)
+	}
+	return vs
 }
+
+// Judged returns the units r's verdict judges: Metric, then Also.
+func (r *Result) Judged() []string { return append([]string{r.Metric}, r.Also...) }
 
 // WriteJSON writes rep as indented JSON.
 func WriteJSON(w io.Writer, rep *Report) error {

@@ -11,20 +11,41 @@ import (
 	"golang.org/x/perf/benchfmt"
 )
 
-// synthetic builds a Result of a workload from ns/op samples per strategy.
-func synthetic(workload, metric, baseline string, samples map[string][]float64) Result {
-	w := &benchmarks.Workload{Name: workload, Doc: "synthetic", Metric: metric, Baseline: baseline, GetsPerOp: 1}
+// workload describes a synthetic workload for synthetic.
+type workload struct {
+	name, metric, baseline string
+	also, project          []string
+}
+
+var timeWorkload = workload{name: "w", metric: "ns/op", baseline: "alloc", project: []string{"pool"}}
+
+// synthetic builds a Result from per-strategy samples of the workload's
+// metric; other units get fixed figures (alloc 2 allocs/op and hit ratio
+// 0, pools 0 allocs/op and hit ratio 1).
+func synthetic(wl workload, samples map[string][]float64) Result {
+	w := &benchmarks.Workload{Name: wl.name, Doc: "synthetic", Metric: wl.metric, Also: wl.also, Baseline: wl.baseline,
+		Project: wl.project, GetsPerOp: 1}
 	runs := map[string][]benchmarks.Measurement{}
-	for _, name := range []string{"alloc", "syncpool", "pool"} {
+	for _, name := range []string{"alloc", "syncpool", "pool", "chan"} {
 		vs, ok := samples[name]
 		if !ok {
 			continue
 		}
-		w.Strategies = append(w.Strategies, benchmarks.Strategy{Name: name})
+		w.Strategies = append(w.Strategies, benchmarks.Strategy{Name: name, Doc: name + " doc", GivesUp: map[string]string{"chan": "no stats"}[name]})
 		for i, v := range vs {
-			m := benchmarks.Measurement{Ops: 1000 + i, NsPerOp: v, RetainedBytes: v, AllocsPerOp: 0, HitRatio: math.NaN()}
+			m := benchmarks.Measurement{Ops: 1000 + i, NsPerOp: 100, RetainedBytes: 0, HitRatio: 1, GCPerMop: 1}
 			if name == "alloc" {
-				m.AllocsPerOp, m.HitRatio = 2, 0
+				m.AllocsPerOp, m.BytesPerOp, m.HitRatio = 2, 64, 0
+			}
+			switch wl.metric {
+			case "ns/op":
+				m.NsPerOp = v
+			case "retained-B":
+				m.RetainedBytes = v
+			case "hit-ratio":
+				m.HitRatio = v
+			case "allocs/op":
+				m.AllocsPerOp = v
 			}
 			runs[name] = append(runs[name], m)
 		}
@@ -36,55 +57,186 @@ func synthetic(workload, metric, baseline string, samples map[string][]float64) 
 func spread(c float64, n int) []float64 {
 	vs := make([]float64, n)
 	for i := range vs {
-		vs[i] = c * (1 + 0.01*float64((i*7)%n-n/2)/float64(n))
+		vs[i] = c * (1 + 0.02*float64((i*7)%n-n/2)/float64(n))
 	}
 	return vs
 }
 
-func TestDecide(t *testing.T) {
+// noisy returns n values around c spread over ±50%.
+func noisy(c float64, n int) []float64 {
+	vs := make([]float64, n)
+	for i := range vs {
+		vs[i] = c * (0.5 + float64((i*5)%n)/float64(n-1))
+	}
+	return vs
+}
+
+func TestHLRank(t *testing.T) {
+	// Critical values of the two-sided Mann–Whitney test at 5%: reject
+	// when U <= 2 (5 and 5 runs), U <= 5 (6 and 6), U <= 23 (10 and 10).
+	for _, tt := range []struct{ n, m, want int }{{3, 3, 0}, {4, 4, 1}, {5, 5, 3}, {6, 6, 6}, {10, 10, 24}} {
+		if got := hlRank(tt.n, tt.m); got != tt.want {
+			t.Errorf("hlRank(%d, %d) = %d; want %d", tt.n, tt.m, got, tt.want)
+		}
+	}
+}
+
+func TestCompare(t *testing.T) {
 	tests := []struct {
-		name        string
-		metric      string
-		baseline    string
-		samples     map[string][]float64
-		significant bool
-		winner      string
-		text        string // substring of the verdict
+		name    string
+		unit    string
+		a, b    []float64
+		outcome Outcome
+		factor  float64 // estimate, within 2%
 	}{
-		{"pool wins", "ns/op", "alloc",
-			map[string][]float64{"alloc": spread(280, 6), "syncpool": spread(150, 6), "pool": spread(100, 6)},
-			true, "pool", "pool 2.8x faster than alloc, 0.00 allocs/op — pool it"},
-		{"alloc wins", "ns/op", "alloc",
-			map[string][]float64{"alloc": spread(10, 6), "syncpool": spread(19, 6), "pool": spread(16, 6)},
-			true, "alloc", "pooling 1.6x slower (best pooled: pool) — don't pool"},
-		{"overlapping", "ns/op", "alloc",
-			map[string][]float64{"alloc": {100, 104, 98, 103, 99, 101}, "pool": {101, 97, 103, 100, 102, 99}},
-			false, "alloc", "no significant difference"}, // equal medians: the first listed wins
-		{"too few runs", "ns/op", "alloc",
-			map[string][]float64{"alloc": {300, 310}, "pool": {100, 101}},
-			false, "pool", "no verdict"},
-		{"retained, alloc only a reference", "retained-B", "syncpool",
-			map[string][]float64{"alloc": spread(0.5, 6), "syncpool": spread(10<<20, 6), "pool": spread(1<<20, 6)},
-			true, "pool", "pool 10x less retained-B than syncpool"},
+		{"twice as fast", "ns/op", spread(100, 6), spread(200, 6), Better, 2},
+		{"twice as slow", "ns/op", spread(200, 6), spread(100, 6), Worse, 0.5},
+		{"equal within 1%", "ns/op", spread(100, 8), spread(100.5, 8), Same, 1.005},
+		{"3% apart: significant but under the margin", "ns/op", spread(100, 10), spread(103, 10), Same, 1.03},
+		{"too noisy", "ns/op", noisy(100, 8), noisy(110, 8), Unknown, 1.1},
+		{"too few runs", "ns/op", []float64{100, 100, 100}, []float64{300, 300, 300}, Unknown, 3},
+		{"retained below the floor", "retained-B", spread(1000, 6), spread(5000, 6), Same, 1},
+		{"hit ratio difference", "hit-ratio", spread(0.99, 6), spread(0.01, 6), Better, 0.98},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := synthetic("w", tt.metric, tt.baseline, tt.samples)
-			v := r.Verdict
-			if v.Significant != tt.significant || v.Winner != tt.winner || !strings.Contains(v.Text, tt.text) {
-				t.Errorf("got %+v; want significant=%v winner=%s text containing %q", v, tt.significant, tt.winner, tt.text)
+			c := Compare("a", "b", tt.unit, tt.a, tt.b, GateMargin)
+			if c.Outcome != tt.outcome || math.Abs(c.Factor-tt.factor) > 0.02*math.Abs(tt.factor)+0.005 {
+				t.Errorf("got %v; want %v with estimate %v", c, tt.outcome, tt.factor)
+			}
+			if c.Outcome != Unknown && !c.Resolved() && c.Outcome != Same {
+				t.Errorf("%v: outcome %v but not resolved", c, c.Outcome)
 			}
 		})
+	}
+}
+
+func TestDecide(t *testing.T) {
+	gc := workload{name: "gc", metric: "hit-ratio", also: []string{"allocs/op"}, baseline: "syncpool", project: []string{"pool"}}
+	tests := []struct {
+		name    string
+		wl      workload
+		samples map[string][]float64
+		action  string
+		winner  string
+		text    []string // substrings of the verdict
+	}{
+		{"pool wins", timeWorkload,
+			map[string][]float64{"alloc": spread(280, 6), "syncpool": spread(150, 6), "pool": spread(100, 6)},
+			ActPool, "pool", []string{"pool it: pool (pool doc): 2.8x faster than alloc (99.8 vs 280)"}},
+		{"a faster pool than the project's by less than the switch margin", timeWorkload,
+			map[string][]float64{"alloc": spread(280, 6), "pool": spread(100, 6), "chan": spread(93, 6)},
+			ActPool, "pool", []string{"pool it: pool"}},
+		{"another strategy much faster than the project's pool", timeWorkload,
+			map[string][]float64{"alloc": spread(280, 6), "pool": spread(100, 6), "chan": spread(50, 6)},
+			ActPool, "chan", []string{"pool it: chan", "2x faster than pool", "gives up no stats"}},
+		{"alloc wins", timeWorkload,
+			map[string][]float64{"alloc": spread(10, 6), "syncpool": spread(19, 6), "pool": spread(16, 6)},
+			ActDontPool, "alloc", []string{"don't pool", "the closest, pool: 1.6x slower than alloc"}},
+		{"pooling no faster", timeWorkload,
+			map[string][]float64{"alloc": spread(100, 8), "pool": spread(101, 8)},
+			ActDontPool, "alloc", []string{"don't pool"}},
+		{"noise", timeWorkload,
+			map[string][]float64{"alloc": noisy(100, 8), "pool": noisy(90, 8)},
+			ActInconclusive, "", []string{NeedsMoreTime, "after 8 runs", "pool vs alloc on ns/op"}},
+		{"too few runs", timeWorkload,
+			map[string][]float64{"alloc": {300, 310, 305}, "pool": {100, 101, 99}},
+			ActInconclusive, "", []string{NeedsMoreTime}},
+		{"retained: the project's pool against sync.Pool",
+			workload{name: "bloat", metric: "retained-B", also: []string{"ns/op"}, baseline: "syncpool", project: []string{"pool"}},
+			map[string][]float64{"alloc": spread(1000, 6), "syncpool": spread(8<<20, 6), "pool": spread(2000, 6)},
+			ActDontPool, "alloc", []string{"don't pool"}}, // same time, same (no) retained heap: nothing gained
+		{"hit ratio and allocs", gc,
+			map[string][]float64{"alloc": spread(0.001, 6), "syncpool": spread(0.001, 6), "pool": spread(0.98, 6)},
+			ActPool, "pool", []string{"hit ratio 0.98 (alloc: 0.00)", "0.00 allocs/op (alloc: 2.00)", "(syncpool: 0.00)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := synthetic(tt.wl, tt.samples)
+			v := r.Verdict
+			if v.Action != tt.action || v.Winner != tt.winner {
+				t.Errorf("got action %q winner %q; want %q %q\n%s", v.Action, v.Winner, tt.action, tt.winner, v.Text)
+			}
+			for _, s := range tt.text {
+				if !strings.Contains(v.Text, s) {
+					t.Errorf("verdict %q lacks %q", v.Text, s)
+				}
+			}
+			if strings.Contains(v.Text, "no difference") || strings.Contains(v.Text, "no significant") {
+				t.Errorf("verdict %q claims no difference", v.Text)
+			}
+			if (v.Action == ActInconclusive) == v.Significant {
+				t.Errorf("significant %v for action %q", v.Significant, v.Action)
+			}
+		})
+	}
+}
+
+func TestStatString(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	tests := []struct {
+		stat Stat
+		want string
+	}{
+		{Stat{Unit: "ns/op", Median: 412, Lo: f(400), Hi: f(430)}, "412 ±4%"},
+		{Stat{Unit: "ns/op", Median: 224, Lo: f(100), Hi: f(980)}, "224 100–980"},
+		{Stat{Unit: "ns/op", Median: 50000, Lo: f(49000), Hi: f(51000)}, "50000 ±2%"},
+		{Stat{Unit: "ns/op", Median: 2.5e8, Lo: f(2.4e8), Hi: f(2.6e8)}, "250000000 ±4%"},
+		{Stat{Unit: "retained-B", Median: 4000, Lo: f(0), Hi: f(9000)}, "<64KiB"},
+		{Stat{Unit: "retained-B", Median: 4 << 20, Lo: f(4 << 20), Hi: f(8 << 20)}, "4MiB ±100%"},
+		{Stat{Unit: "retained-B", Median: 700 << 10, Lo: f(10 << 10), Hi: f(720 << 10)}, "700KiB ±91%"},
+		{Stat{Unit: "allocs/op", Median: 0, Lo: f(0), Hi: f(0)}, "0.00 ±0%"},
+		{Stat{Unit: "allocs/op", Median: 1, Lo: nil, Hi: nil}, "1.00 (n<6)"},
+	}
+	for _, tt := range tests {
+		if got := tt.stat.String(); got != tt.want {
+			t.Errorf("%+v: got %q; want %q", tt.stat, got, tt.want)
+		}
+	}
+}
+
+func TestTickLabels(t *testing.T) {
+	tests := []struct {
+		unit string
+		v    float64
+		want string
+	}{
+		{"ns/op", 50000, "50µs"}, {"ns/op", 1e7, "10ms"}, {"ns/op", 2.5e8, "250ms"}, {"ns/op", 0, "0"}, {"ns/op", 500, "500ns"},
+		{"allocs/op", 1e4, "10k"}, {"allocs/op", 0.5, "0.5"}, {"allocs/op", 2e6, "2M"},
+		{"B/op", 1 << 20, "1MiB"}, {"retained-B", 64 << 10, "64KiB"}, {"hit-ratio", 0.25, "0.25"}, {"hit-ratio", 1, "1"},
+	}
+	for _, tt := range tests {
+		if got := tickLabel(tt.unit, tt.v); got != tt.want {
+			t.Errorf("tickLabel(%s, %v) = %q; want %q", tt.unit, tt.v, got, tt.want)
+		}
+	}
+}
+
+func TestAxis(t *testing.T) {
+	lin := newAxis("ns/op", []bar{{v: 100, lo: 90, hi: 110}, {v: 300, lo: math.NaN(), hi: math.NaN()}})
+	if lin.log || lin.lo != 0 || lin.hi < 300 || len(lin.ticks) < 3 {
+		t.Errorf("bars within 3x: got %+v; want a linear axis from 0 past 300", lin)
+	}
+	lg := newAxis("ns/op", []bar{{v: 4e4, lo: math.NaN(), hi: math.NaN()}, {v: 6e5, lo: math.NaN(), hi: math.NaN()}})
+	if !lg.log || lg.lo > 4e4 || lg.hi < 6e5 {
+		t.Errorf("bars 15x apart: got %+v; want a log axis around 4e4..6e5", lg)
+	}
+	for _, tk := range lg.ticks {
+		if l := tickLabel("ns/op", tk); strings.ContainsAny(l, "e+") {
+			t.Errorf("tick %v labelled %q", tk, l)
+		}
 	}
 }
 
 // sampleReport is a report of two workloads, one with a strategy whose
 // hit ratio is unknown.
 func sampleReport() *Report {
-	rep := New(6, "80ms")
+	rep := New(30, "40ms", "8s")
 	rep.Results = append(rep.Results,
-		synthetic("logline", "ns/op", "alloc", map[string][]float64{"alloc": spread(280, 6), "pool": spread(100, 6)}),
-		synthetic("bloat", "retained-B", "syncpool", map[string][]float64{"alloc": spread(100, 6), "syncpool": spread(1e7, 6), "pool": spread(1e5, 6)}))
+		synthetic(workload{name: "logline", metric: "ns/op", baseline: "alloc", project: []string{"pool"}},
+			map[string][]float64{"alloc": spread(280, 6), "syncpool": spread(130, 6), "pool": spread(100, 6), "chan": spread(120, 6)}),
+		synthetic(workload{name: "bloat", metric: "retained-B", also: []string{"ns/op"}, baseline: "syncpool", project: []string{"pool"}},
+			map[string][]float64{"alloc": spread(100, 6), "syncpool": spread(8<<20, 6), "pool": spread(200<<10, 6)}))
 	return rep
 }
 
@@ -97,15 +249,15 @@ func TestJSONParses(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
 		t.Fatalf("output does not parse: %v\n%s", err, b.String())
 	}
-	if len(got.Results) != 2 || got.Results[0].Workload != "logline" || len(got.Results[0].Strategies) != 2 {
+	if len(got.Results) != 2 || got.Results[0].Workload != "logline" || len(got.Results[0].Strategies) != 4 {
 		t.Fatalf("got %+v; want logline and bloat with their strategies", got.Results)
 	}
-	st := got.Results[0].Strategies[1].Stats[0]
+	st := got.Results[0].Strategies[2].Stats[0]
 	if st.Unit != "ns/op" || math.Abs(st.Median-100) > 1 || st.Lo == nil || len(st.Values) != 6 {
 		t.Errorf("pool ns/op stat: got %+v; want median ≈100 with an interval over 6 values", st)
 	}
-	if !got.Results[0].Verdict.Significant {
-		t.Errorf("logline verdict not significant after the round trip: %+v", got.Results[0].Verdict)
+	if v := got.Results[0].Verdict; v.Action != ActPool || v.Winner != "pool" || len(v.Basis) == 0 || v.Basis[0].Outcome != Better {
+		t.Errorf("logline verdict after the round trip: %+v; want pool it: pool, based on a better comparison", v)
 	}
 }
 
@@ -129,10 +281,6 @@ func TestBenchfmtParses(t *testing.T) {
 			if _, ok := rec.Value("retained-B"); !ok {
 				t.Errorf("%s: no retained-B", rec.Name)
 			}
-			_, hasHit := rec.Value("hit-ratio")
-			if want := strings.Contains(string(rec.Name), "strategy=alloc"); hasHit != want {
-				t.Errorf("%s: has hit-ratio %v; want %v (only alloc's is known here)", rec.Name, hasHit, want)
-			}
 			if !strings.HasPrefix(string(rec.Name.Full()), "Logline/strategy=") && !strings.HasPrefix(string(rec.Name.Full()), "Bloat/strategy=") {
 				t.Errorf("name %q; want Logline/strategy=... or Bloat/strategy=...", rec.Name.Full())
 			}
@@ -144,29 +292,44 @@ func TestBenchfmtParses(t *testing.T) {
 	if err := rd.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if want := (2 + 3) * 6; n != want {
+	if want := (4 + 3) * 6; n != want {
 		t.Errorf("got %d results; want %d (one per run)", n, want)
 	}
 }
 
-func TestHTMLOneChartPerWorkload(t *testing.T) {
+func TestHTML(t *testing.T) {
 	var b bytes.Buffer
 	rep := sampleReport()
 	if err := WriteHTML(&b, rep); err != nil {
 		t.Fatal(err)
 	}
 	html := b.String()
-	if got := strings.Count(html, "<svg"); got != len(rep.Results) {
-		t.Errorf("got %d charts; want %d, one per workload", got, len(rep.Results))
+	// logline: ns/op, allocs/op, B/op; bloat: those and retained-B.
+	if got := strings.Count(html, "<svg"); got != 3+4 {
+		t.Errorf("got %d charts; want 7 (time, allocs/op, B/op per workload, and bloat's retained heap)", got)
 	}
-	for _, want := range []string{"<!DOCTYPE html>", `id="logline-2"`, `id="bloat-2"`, "pool it", "</html>"} {
+	summary := html[strings.Index(html, `id="summary"`):strings.Index(html, `id="logline-2"`)]
+	for _, want := range []string{"pool it: pool", `href="#logline-2"`, `href="#bloat-2"`} {
+		if !strings.Contains(summary, want) {
+			t.Errorf("summary table above the sections lacks %q", want)
+		}
+	}
+	for _, want := range []string{"<!DOCTYPE html>", `class="rec"`, "★ pool", ", log scale)", "retained", "GC/Mop", "hit ratio", "</html>"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
-	for _, bad := range []string{"<script src", "<link ", "http://", "https://"} {
+	for _, l := range Legend {
+		if !strings.Contains(html, l[1][:20]) {
+			t.Errorf("report does not explain %q", l[0])
+		}
+	}
+	if n := strings.Count(html, "font-family"); n != 2 { // the page's, and the charts' "inherit"
+		t.Errorf("%d font-family declarations; want the page's and the charts' inherit only", n)
+	}
+	for _, bad := range []string{"<script", "<link ", "http://", "https://", "e+0", "NaN", "Inf"} {
 		if i := strings.Index(html, bad); i >= 0 && !strings.Contains(html[i:min(i+60, len(html))], "www.w3.org") {
-			t.Errorf("report is not self-contained: %q at %d", html[i:min(i+60, len(html))], i)
+			t.Errorf("report contains %q: %q", bad, html[max(0, i-40):min(i+60, len(html))])
 		}
 	}
 }
@@ -175,8 +338,9 @@ func TestTable(t *testing.T) {
 	var b bytes.Buffer
 	r := sampleReport().Results[0]
 	WriteTable(&b, &r)
+	WriteLegend(&b)
 	out := b.String()
-	for _, want := range []string{"strategy", "ns/op", "hit ratio", "retained", "GC/Mop", "alloc", "pool", "verdict: logline: pool 2.8x faster than alloc"} {
+	for _, want := range []string{"strategy", "ns/op", "hit ratio", "retained", "GC/Mop", "* pool", "verdict: pool it: pool", "allocs/op  heap allocations"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}

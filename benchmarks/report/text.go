@@ -5,7 +5,9 @@ import (
 	"io"
 	"math"
 	"strings"
-	"text/tabwriter"
+	"unicode/utf8"
+
+	"github.com/poolkit/pool/benchmarks"
 )
 
 // columns are the table's headings, one per unit of Units.
@@ -14,60 +16,140 @@ var columns = map[string]string{
 	"hit-ratio": "hit ratio", "retained-B": "retained", "gc/Mop": "GC/Mop",
 }
 
-// WriteTable writes r as a text table (median ± half the confidence
-// interval as a percentage of it, as benchstat does) and its verdict.
+// Legend explains the columns of the tables, in table order; the text
+// output prints it once before the first table and the HTML report under
+// its summary.
+var Legend = [][2]string{
+	{"figures", fmt.Sprintf("median of the runs ± half the width of its %.0f%% confidence interval, in %% of the median (golang.org/x/perf/benchmath); lo–hi when that would exceed 100%%", Confidence*100)},
+	{"ns/op", "wall time per operation"},
+	{"B/op", "heap bytes allocated per operation"},
+	{"allocs/op", "heap allocations per operation, not rounded (0.01 is one allocation every 100 operations)"},
+	{"hit ratio", "share of the objects taken that the strategy reused instead of creating; - when the library does not say"},
+	{"retained", fmt.Sprintf("live heap the strategy still holds after the work stopped and one GC cycle ran (what an idle service keeps); below %s it is noise and shows as <%s", formatBytes(benchmarks.RetainedFloor), formatBytes(benchmarks.RetainedFloor))},
+	{"GC/Mop", "GC cycles per million operations, forced ones included"},
+	{"*", "the strategy the verdict recommends (alloc when it says don't pool)"},
+}
+
+// WriteLegend writes Legend as indented lines.
+func WriteLegend(w io.Writer) {
+	fmt.Fprintln(w, "columns:")
+	for _, l := range Legend {
+		fmt.Fprintf(w, "  %-10s %s\n", l[0], l[1])
+	}
+	fmt.Fprintln(w)
+}
+
+// WriteTable writes r as a text table and its verdict.
 func WriteTable(w io.Writer, r *Result) {
-	runs := 0
-	if len(r.Strategies) > 0 {
-		runs = len(r.Strategies[0].Runs)
-	}
-	fmt.Fprintf(w, "%s — %s (GOMAXPROCS=%d, median ± %.0f%% CI of %d runs)\n", r.Workload, r.Doc, r.Procs, Confidence*100, runs)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "strategy\t")
+	fmt.Fprintf(w, "%s — %s (GOMAXPROCS=%d, %d runs per strategy in %.1fs)\n", r.Workload, r.Doc, r.Procs, r.Runs, r.Elapsed)
+	rows := [][]string{{"strategy"}}
 	for _, u := range Units {
-		fmt.Fprintf(tw, "%s\t", columns[u])
+		rows[0] = append(rows[0], columns[u])
 	}
-	fmt.Fprintln(tw)
 	for i := range r.Strategies {
 		s := &r.Strategies[i]
-		fmt.Fprintf(tw, "%s\t", s.Name)
-		for _, u := range Units {
-			fmt.Fprintf(tw, "%s\t", s.Stat(u).String())
+		mark := "  "
+		if s.Name == r.Verdict.Winner {
+			mark = "* "
 		}
-		fmt.Fprintln(tw)
+		row := []string{mark + s.Name}
+		for _, u := range Units {
+			row = append(row, s.Stat(u).String())
+		}
+		rows = append(rows, row)
 	}
-	tw.Flush()
+	widths := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for i, c := range row {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	for k, row := range rows {
+		var b strings.Builder
+		for i, c := range row {
+			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
+			switch {
+			case i == 0 && k == 0:
+				b.WriteString("  " + c + pad[min(2, len(pad)):])
+			case i == 0:
+				b.WriteString(c + pad)
+			default:
+				b.WriteString("  " + pad + c)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
 	fmt.Fprintf(w, "verdict: %s\n\n", r.Verdict.Text)
 }
 
-// String formats the median and the confidence interval's half-width as
-// a percentage ("412 ±3%"); "-" for a nil Stat.
+// WriteSummary writes one line per result: workload and verdict.
+func WriteSummary(w io.Writer, rep *Report) {
+	fmt.Fprintln(w, "verdicts:")
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		fmt.Fprintf(w, "  %-11s %s\n", r.Workload, Short(r))
+	}
+}
+
+// Short is the verdict in a few words: "pool it: pool", "don't pool",
+// "inconclusive: needs more time (-time/-count)".
+func Short(r *Result) string {
+	switch r.Verdict.Action {
+	case ActPool:
+		s := ActPool + ": " + r.Verdict.Winner
+		if !r.Verdict.Resolved() {
+			s += " (some comparisons inconclusive)"
+		}
+		return s
+	case ActDontPool:
+		return ActDontPool
+	}
+	if len(r.Verdict.Pending) == 0 {
+		return r.Verdict.Text
+	}
+	return NeedsMoreTime
+}
+
+// String formats the median and its confidence interval: "412 ±3%",
+// "4.01MiB 3.9MiB–8MiB" when the half-width would exceed 100%, "<64KiB"
+// for retained heap below benchmarks.RetainedFloor, "-" for a nil Stat.
 func (s *Stat) String() string {
 	if s == nil {
 		return "-"
+	}
+	if s.Unit == "retained-B" && s.Median < benchmarks.RetainedFloor {
+		return "<" + formatBytes(benchmarks.RetainedFloor)
 	}
 	return FormatValue(s.Unit, s.Median) + " " + s.Pct()
 }
 
 // Pct is the confidence interval as ± the larger distance of its bounds
-// from the median, in percent of it: "±3%", "±∞" without an interval,
-// "±0%" for an exact median of 0.
+// from the median, in percent of it: "±3%"; "lo–hi" when that exceeds
+// 100% or the median is 0 and the interval is not; "(n<6)" without an
+// interval (benchmath needs 6 runs for one at 95%).
 func (s *Stat) Pct() string {
 	if s.Lo == nil || s.Hi == nil {
-		return "±∞"
+		return "(n<6)"
 	}
-	if s.Median == 0 {
-		if *s.Lo == 0 && *s.Hi == 0 {
-			return "±0%"
+	lo, hi := *s.Lo, *s.Hi
+	if s.Unit == "retained-B" {
+		lo = math.Max(lo, benchmarks.RetainedFloor)
+	}
+	if s.Median == 0 && lo == 0 && hi == 0 {
+		return "±0%"
+	}
+	if s.Median != 0 {
+		d := math.Max(math.Abs(hi-s.Median), math.Abs(s.Median-lo)) / math.Abs(s.Median)
+		if d <= 1 {
+			return fmt.Sprintf("±%.0f%%", 100*d)
 		}
-		return "±?"
 	}
-	d := math.Max(math.Abs(*s.Hi-s.Median), math.Abs(s.Median-*s.Lo)) / math.Abs(s.Median)
-	return fmt.Sprintf("±%.0f%%", 100*d)
+	return FormatValue(s.Unit, lo) + "–" + FormatValue(s.Unit, hi)
 }
 
 // FormatValue formats v in unit for people: bytes with binary prefixes,
-// ratios with two decimals, others with 3 significant digits.
+// ratios with two decimals, others with 3 significant digits and no
+// exponent.
 func FormatValue(unit string, v float64) string {
 	switch unit {
 	case "B/op", "retained-B":
@@ -78,20 +160,41 @@ func FormatValue(unit string, v float64) string {
 		if v != 0 && math.Abs(v) < 0.01 {
 			return fmt.Sprintf("%.2g", v)
 		}
+		if math.Abs(v) >= 1000 {
+			return fmt.Sprintf("%.0f", v)
+		}
 		return fmt.Sprintf("%.2f", v)
 	}
-	return strings.TrimSuffix(fmt.Sprintf("%.3g", v), ".0")
+	return sig3(v)
+}
+
+// sig3 formats v with 3 significant digits without an exponent:
+// 0.0123, 1.23, 123, 12300, 1230000.
+func sig3(v float64) string {
+	a := math.Abs(v)
+	if a == 0 {
+		return "0"
+	}
+	digits := max(0, 2-int(math.Floor(math.Log10(a))))
+	r := math.Pow(10, float64(digits))
+	if digits == 0 {
+		p := math.Pow(10, math.Floor(math.Log10(a))-2)
+		v = math.Round(v/p) * p
+	} else {
+		v = math.Round(v*r) / r
+	}
+	return fmt.Sprintf("%.*f", digits, v)
 }
 
 func formatBytes(v float64) string {
 	a := math.Abs(v)
 	switch {
 	case a >= 1<<30:
-		return fmt.Sprintf("%.3gGiB", v/(1<<30))
+		return trimZero(sig3(v/(1<<30))) + "GiB"
 	case a >= 1<<20:
-		return fmt.Sprintf("%.3gMiB", v/(1<<20))
+		return trimZero(sig3(v/(1<<20))) + "MiB"
 	case a >= 1<<10:
-		return fmt.Sprintf("%.3gKiB", v/(1<<10))
+		return trimZero(sig3(v/(1<<10))) + "KiB"
 	}
-	return fmt.Sprintf("%.3gB", v)
+	return trimZero(sig3(v)) + "B"
 }

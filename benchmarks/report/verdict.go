@@ -2,97 +2,344 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
-	"golang.org/x/perf/benchmath"
+	"github.com/poolkit/pool/benchmarks"
 )
 
-// A Verdict says which strategy wins a workload, by how much, and whether
-// the difference is statistically significant (a Mann-Whitney U test from
-// benchmath at alpha 0.05). Only a significant difference gives a
-// recommendation; otherwise Text says there is none.
+// Actions a Verdict can take.
+const (
+	ActPool         = "pool it"
+	ActDontPool     = "don't pool"
+	ActInconclusive = "inconclusive"
+)
+
+// NeedsMoreTime is how a verdict that its runs could not settle begins.
+const NeedsMoreTime = "inconclusive: needs more time (-time/-count)"
+
+// A Verdict says what to do about a workload: pool it (and with which
+// strategy), don't pool, or that the runs could not tell.
+//
+// A strategy beats another when, on the units the workload judges (its
+// Metric, then Also), it is better on at least one and worse on none (see
+// Compare for better, worse and the margins). The verdict is:
+//
+//   - "don't pool" when no pooled strategy beats alloc (GateMargin);
+//   - otherwise "pool it" with the project's pool: the first strategy of
+//     Project, replaced by a later one of Project that beats it, unless a
+//     strategy not built on this project's pools beats that one by
+//     SwitchMargin: then that strategy, with what it gives up;
+//   - "inconclusive: needs more time (-time/-count)" when a comparison it
+//     needs could not be resolved (its interval contains 1 and is wider
+//     than ±5%).
 type Verdict struct {
-	Significant bool    `json:"significant"`
-	Winner      string  `json:"winner"`  // lowest median of the metric
-	Against     string  `json:"against"` // what it was compared with
-	Ratio       float64 `json:"ratio"`   // Against's median / Winner's (≥ 1); 0 when unbounded (the winner's is ≤ 0)
-	P           float64 `json:"p"`       // p-value of the comparison
-	Text        string  `json:"text"`
+	Action string `json:"action"` // ActPool, ActDontPool or ActInconclusive
+	// Winner is the strategy to use: a pooled one for ActPool, "alloc"
+	// for ActDontPool, "" when inconclusive.
+	Winner string `json:"winner"`
+	// Significant is true when the action rests on comparisons whose
+	// confidence intervals exclude "no difference" (or bound it within
+	// ±5%): false only when inconclusive.
+	Significant bool `json:"significant"`
+	// Pending are the comparisons the verdict needed and could not
+	// resolve; poolbench keeps measuring while there are any.
+	Pending []Comparison `json:"pending,omitempty"`
+	// Basis are the comparisons the text quotes.
+	Basis []Comparison `json:"basis"`
+	Why   string       `json:"why"`  // the main reason in a few words
+	Text  string       `json:"text"` // the verdict in full
 }
 
-// Decide compares the strategies of r on r.Metric (lower is better).
-// When the winner is not the baseline it is compared with the baseline
-// ("pool: 2.8x faster than alloc, 0 allocs/op — pool it"); when the
-// baseline wins, the runner-up is compared with it ("tinystruct: pooling
-// 1.6x slower — don't pool" when the baseline is alloc). When the
-// baseline is itself a pool (bloat compares pools with sync.Pool), alloc
-// is a reference in the table, not a contender.
-func Decide(r *Result) Verdict {
-	base := r.strategy(r.Baseline)
-	if base == nil || base.sample(r.Metric) == nil {
-		return Verdict{Text: fmt.Sprintf("%s: no verdict: baseline %s not measured", r.Workload, r.Baseline)}
+// Resolved reports whether more runs could not change the verdict's kind.
+func (v *Verdict) Resolved() bool { return len(v.Pending) == 0 }
+
+// tri is a three-valued answer.
+type tri int
+
+const (
+	no tri = iota
+	yes
+	unknown
+)
+
+// judge answers "does a beat b?" for the units of r, remembering every
+// comparison it makes.
+type judge struct {
+	r     *Result
+	units []string
+	made  map[[3]string]Comparison
+}
+
+func (j *judge) compare(a, b *Strategy, unit string, margin float64) Comparison {
+	key := [3]string{a.Name, b.Name, unit + fmt.Sprint(margin)}
+	if c, ok := j.made[key]; ok {
+		return c
 	}
-	var skip *Strategy
-	if r.Baseline != "alloc" {
-		skip = r.strategy("alloc")
-	}
-	best := r.best(skip, nil)
-	v := Verdict{Winner: best.Name, Against: base.Name}
-	other := best
-	if best == base {
-		other = r.best(skip, base)
-		if other == nil {
-			return Verdict{Text: fmt.Sprintf("%s: no verdict: only %s measured", r.Workload, base.Name)}
+	c := Compare(a.Name, b.Name, unit, a.values(unit), b.values(unit), margin)
+	j.made[key] = c
+	return c
+}
+
+// beats says whether a beats b: better on one judged unit and worse on
+// none. It is no as soon as a is worse on a unit, or no interval reaches
+// the margin in a's favour (more runs could not show a better); yes when
+// a is better on a unit and on every other unit either better or settled
+// (Comparison.Resolved) or bounded within the margin. pending are the
+// unsettled comparisons that leave it unknown.
+func (j *judge) beats(a, b *Strategy, margin float64) (ans tri, pending []Comparison) {
+	var cs []Comparison
+	better, canBeBetter := false, false
+	for _, u := range j.units {
+		c := j.compare(a, b, u, margin)
+		if c.Outcome == Worse {
+			return no, nil
 		}
-		v.Against = other.Name
+		better = better || c.Outcome == Better
+		canBeBetter = canBeBetter || c.canBeBetter()
+		cs = append(cs, c)
 	}
-	cmp := benchmath.AssumeNothing.Compare(base.sample(r.Metric), other.sample(r.Metric))
-	v.P = cmp.P
-	v.Significant = cmp.P < cmp.Alpha
-	mb, mo := base.Stat(r.Metric).Median, other.Stat(r.Metric).Median
-	if best == base {
-		v.Ratio = ratio(mo, mb)
-	} else {
-		v.Ratio = ratio(mb, mo)
+	if !canBeBetter {
+		return no, nil
 	}
-	if !v.Significant {
-		v.Text = fmt.Sprintf("%s: no significant difference between %s and %s (%v) — no verdict", r.Workload, best.Name, v.Against, cmp)
-		return v
+	for _, c := range cs {
+		if c.Outcome == Better || c.Resolved() {
+			continue
+		}
+		if better && !c.canBeWorse() {
+			continue
+		}
+		pending = append(pending, c)
 	}
 	switch {
-	case r.Metric == "ns/op" && best != base:
-		rec := ""
-		if base.Name == "alloc" {
-			rec = " — pool it"
-		}
-		v.Text = fmt.Sprintf("%s: %s %s faster than %s, %s allocs/op%s", r.Workload, best.Name, times(v.Ratio), base.Name,
-			FormatValue("allocs/op", best.Stat("allocs/op").Median), rec)
-	case r.Metric == "ns/op" && base.Name == "alloc":
-		v.Text = fmt.Sprintf("%s: pooling %s slower (best pooled: %s) — don't pool", r.Workload, times(v.Ratio), other.Name)
-	case r.Metric == "ns/op":
-		v.Text = fmt.Sprintf("%s: %s fastest, %s %s slower", r.Workload, base.Name, other.Name, times(v.Ratio))
-	case best != base:
-		v.Text = fmt.Sprintf("%s: %s %s less %s than %s (%s vs %s)", r.Workload, best.Name, times(v.Ratio), r.Metric, base.Name,
-			FormatValue(r.Metric, mo), FormatValue(r.Metric, mb))
-	default:
-		v.Text = fmt.Sprintf("%s: %s lowest %s, %s %s more", r.Workload, base.Name, r.Metric, other.Name, times(v.Ratio))
+	case len(pending) > 0:
+		return unknown, pending
+	case better:
+		return yes, nil
 	}
+	return no, nil
+}
+
+// Decide returns the verdict on r (see Verdict).
+func Decide(r *Result) Verdict {
+	j := &judge{r: r, units: r.Judged(), made: map[[3]string]Comparison{}}
+	var alloc *Strategy
+	var pooled, project []*Strategy
+	for i := range r.Strategies {
+		s := &r.Strategies[i]
+		if !hasUnits(s, j.units) {
+			continue
+		}
+		if s.Name == "alloc" {
+			alloc = s
+		} else {
+			pooled = append(pooled, s)
+		}
+	}
+	for _, name := range r.Project {
+		if s := r.strategy(name); s != nil && hasUnits(s, j.units) {
+			project = append(project, s)
+		}
+	}
+	if len(pooled) == 0 {
+		return Verdict{Action: ActInconclusive, Text: "no verdict: no pooled strategy measured on " + strings.Join(j.units, ", ")}
+	}
+
+	// Gate: does any pooled strategy beat alloc?
+	var winners []*Strategy
+	var gatePending []Comparison
+	if alloc == nil {
+		winners = pooled // alloc filtered out: compare the pools only
+	} else {
+		for _, p := range pooled {
+			switch ans, pend := j.beats(p, alloc, GateMargin); ans {
+			case yes:
+				winners = append(winners, p)
+			case unknown:
+				gatePending = append(gatePending, pend...)
+			}
+		}
+	}
+	if len(winners) == 0 {
+		if len(gatePending) > 0 {
+			return inconclusive(r, gatePending)
+		}
+		return dontPool(r, j, alloc, pooled)
+	}
+
+	// The project's pool: the first of Project, or a later one that beats it.
+	var rec *Strategy
+	var pending []Comparison
+	for _, p := range project {
+		if rec == nil {
+			rec = p
+			continue
+		}
+		ans, pend := j.beats(p, rec, SwitchMargin)
+		if ans == yes {
+			rec = p
+		}
+		pending = append(pending, pend...)
+	}
+	// A recommendation must beat alloc itself.
+	if rec != nil && alloc != nil && !contains(winners, rec) {
+		rec = nil
+	}
+	best := rec
+	for _, s := range winners {
+		if best == nil {
+			best = s
+			continue
+		}
+		if s == best || (rec != nil && s.Project) {
+			continue
+		}
+		ans, pend := j.beats(s, best, SwitchMargin)
+		if ans == yes {
+			best = s
+		}
+		pending = append(pending, pend...)
+	}
+	return poolIt(r, j, alloc, rec, best, pending)
+}
+
+func hasUnits(s *Strategy, units []string) bool {
+	for _, u := range units {
+		if s.Stat(u) == nil {
+			return false
+		}
+	}
+	return true
+}
+
+func contains(ss []*Strategy, s *Strategy) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func inconclusive(r *Result, pending []Comparison) Verdict {
+	var parts []string
+	for _, c := range pending {
+		parts = append(parts, c.String())
+	}
+	return Verdict{Action: ActInconclusive, Pending: pending, Why: strings.Join(parts, "; "),
+		Text: fmt.Sprintf("%s: after %d runs, %s", NeedsMoreTime, r.Runs, strings.Join(parts, "; "))}
+}
+
+func dontPool(r *Result, j *judge, alloc *Strategy, pooled []*Strategy) Verdict {
+	// Quote the pooled strategy that comes closest on the main unit.
+	var closest Comparison
+	for i, p := range pooled {
+		c := j.compare(p, alloc, r.Metric, GateMargin)
+		if i == 0 || c.Factor > closest.Factor {
+			closest = c
+		}
+	}
+	a := alloc.Stat
+	text := fmt.Sprintf("%s: allocating (%s allocs/op, %s ns/op) beats every pool on %s; the closest, %s: %s",
+		ActDontPool, FormatValue("allocs/op", a("allocs/op").Median), FormatValue("ns/op", a("ns/op").Median),
+		strings.Join(j.units, " and "), closest.A, describe(r, closest))
+	return Verdict{Action: ActDontPool, Winner: "alloc", Significant: true, Basis: []Comparison{closest},
+		Why: "the closest pool, " + closest.A + ": " + describe(r, closest), Text: text}
+}
+
+func poolIt(r *Result, j *judge, alloc, rec, best *Strategy, pending []Comparison) Verdict {
+	v := Verdict{Action: ActPool, Winner: best.Name, Significant: true, Pending: pending}
+	var parts []string
+	if alloc != nil {
+		for _, u := range j.units {
+			c := j.compare(best, alloc, u, GateMargin)
+			v.Basis = append(v.Basis, c)
+			parts = append(parts, describe(r, c))
+		}
+	}
+	if b := r.strategy(r.Baseline); b != nil && b != alloc && b != best && hasUnits(b, j.units) {
+		c := j.compare(best, b, r.Metric, SwitchMargin)
+		v.Basis = append(v.Basis, c)
+		parts = append(parts, describe(r, c))
+	}
+	text := fmt.Sprintf("%s: %s (%s)", ActPool, best.Name, best.Doc)
+	v.Why = strings.Join(parts, ", ")
+	if len(parts) > 0 {
+		text += ": " + strings.Join(parts, ", ")
+	}
+	switch {
+	case rec == nil && len(r.Project) > 0:
+		text += fmt.Sprintf("; the project's pool (%s) does not beat alloc here", strings.Join(r.Project, ", "))
+		if best.GivesUp != "" {
+			text += "; " + best.Name + " gives up " + best.GivesUp
+		}
+	case rec != nil && best != rec:
+		var cs []string
+		for _, u := range j.units {
+			c := j.compare(best, rec, u, SwitchMargin)
+			v.Basis = append(v.Basis, c)
+			cs = append(cs, describe(r, c))
+		}
+		text += fmt.Sprintf("; it beats the project's pool: %s", strings.Join(cs, ", "))
+		if best.GivesUp != "" {
+			text += "; but gives up " + best.GivesUp
+		}
+	}
+	if len(pending) > 0 {
+		var ps []string
+		for _, c := range pending {
+			ps = append(ps, c.A)
+		}
+		text += fmt.Sprintf(" (whether %s beat %s: %s after %d runs)", strings.Join(unique(ps), ", "), best.Name, NeedsMoreTime, r.Runs)
+	}
+	v.Text = text
 	return v
 }
 
-// best returns the strategy of r with the lowest median metric, other
-// than skip and except; nil if none.
-func (r *Result) best(skip, except *Strategy) *Strategy {
-	var best *Strategy
-	for i := range r.Strategies {
-		s := &r.Strategies[i]
-		if s == skip || s == except || s.Stat(r.Metric) == nil {
-			continue
-		}
-		if best == nil || s.Stat(r.Metric).Median < best.Stat(r.Metric).Median {
-			best = s
+func unique(ss []string) []string {
+	var out []string
+	for _, s := range ss {
+		if !strings.Contains(strings.Join(out, "\x00")+"\x00", s+"\x00") {
+			out = append(out, s)
 		}
 	}
-	return best
+	return out
+}
+
+// describe says c in words: "1.62x faster than alloc (412 vs 677 ns/op)".
+func describe(r *Result, c Comparison) string {
+	a, b := r.strategy(c.A), r.strategy(c.B)
+	ma, mb := a.Stat(c.Unit).Median, b.Stat(c.Unit).Median
+	va, vb := formatMedian(c.Unit, ma), formatMedian(c.Unit, mb)
+	switch c.Unit {
+	case "hit-ratio":
+		return fmt.Sprintf("hit ratio %s (%s: %s)", va, c.B, vb)
+	case "retained-B":
+		return fmt.Sprintf("retains %s after the load (%s: %s)", va, c.B, vb)
+	}
+	if fl := floor(c.Unit); c.Unit != "ns/op" && (ma < fl || mb < fl) && c.Outcome == Better {
+		// A ratio against (nearly) nothing means little: quote the figures.
+		return fmt.Sprintf("%s %s (%s: %s)", va, c.Unit, c.B, vb)
+	}
+	if c.Outcome == Same || c.Outcome == Unknown && c.Factor < c.Margin && c.Factor > 1/c.Margin {
+		return fmt.Sprintf("%s within %.0f%% of %s (%s vs %s)", c.Unit, (c.Margin-1)*100, c.B, va, vb)
+	}
+	more, less := "slower", "faster"
+	if c.Unit != "ns/op" {
+		more, less = "more "+c.Unit, "fewer "+c.Unit
+	}
+	if c.Factor >= 1 {
+		return fmt.Sprintf("%s %s than %s (%s vs %s)", times(c.Factor), less, c.B, va, vb)
+	}
+	return fmt.Sprintf("%s %s than %s (%s vs %s)", times(1/c.Factor), more, c.B, va, vb)
+}
+
+// formatMedian is FormatValue, with retained heap below the floor shown
+// as "<64KiB".
+func formatMedian(unit string, v float64) string {
+	if unit == "retained-B" && v < benchmarks.RetainedFloor {
+		return "<" + formatBytes(benchmarks.RetainedFloor)
+	}
+	return FormatValue(unit, v)
 }
 
 func (r *Result) strategy(name string) *Strategy {
@@ -104,21 +351,7 @@ func (r *Result) strategy(name string) *Strategy {
 	return nil
 }
 
-// ratio is hi/lo; 0 (unbounded) when lo is not positive.
-func ratio(hi, lo float64) float64 {
-	if lo <= 0 {
-		if hi <= 0 {
-			return 1
-		}
-		return 0
-	}
-	return hi / lo
-}
-
 func times(r float64) string {
-	if r == 0 {
-		return "∞x"
-	}
 	if r >= 100 {
 		return fmt.Sprintf("%.0fx", r)
 	}

@@ -1,34 +1,30 @@
 // Command poolbench measures object-reuse strategies (plain allocation,
 // sync.Pool, pool.Pool, free lists, other libraries) on the workloads of
-// the benchmarks module, side by side, and says for each workload whether
-// pooling pays.
+// the benchmarks module, side by side, and says for each workload what to
+// do: pool it (with which strategy), or don't pool.
 //
 // Usage:
 //
 //	cd benchmarks && go run ./cmd/poolbench [flags]
 //
-// For every selected workload it runs each strategy -count times,
-// interleaved (run 1 of every strategy, then run 2, ...) so that drift in
-// the machine's speed spreads over all of them, and prints a table of
-// medians with 95% confidence intervals and a verdict, given only when the
-// difference is statistically significant. How one run is measured is
-// described on benchmarks.Measure.
+// For every selected workload it runs every strategy in rounds, one run of
+// each per round (interleaved, the order rotated every round, so that
+// drift in the machine's speed spreads over all of them), and after each
+// round from the sixth on it decides the verdict (see report.Verdict). It
+// stops measuring the workload when every comparison the verdict needs is
+// settled (the confidence interval of the ratio excludes 1 or is narrower
+// than ±5%), or at -count runs, or when -cap has passed; a verdict whose
+// comparisons are not settled by then says "inconclusive: needs more time
+// (-time/-count)". How one run is measured is described on
+// benchmarks.Measure.
 //
-// Flags:
-//
-//	-workload re   workloads to run (unanchored regexp; default all)
-//	-strategy re   strategies to run (unanchored regexp; default all)
-//	-count n       runs per strategy (default 6, the fewest for a 95% CI)
-//	-time d        target duration of each timed run (default 120ms)
-//	-cpu list      GOMAXPROCS values to run with, e.g. 1,2 (default current)
-//	-list          list workloads and strategies, and exit
-//	-json file     write the report as JSON
-//	-benchfmt file write every run in the Go benchmark format (for benchstat)
-//	-html file     write a self-contained HTML report with one chart per workload
-//
-// Progress (workload, runs done, ETA) goes to standard error when it is a
-// terminal. Bad flags or an unknown workload print one line naming the
-// valid choices and exit with status 2.
+// Standard output gets a legend of the columns, one table and verdict per
+// workload as soon as it is measured, and a summary of the verdicts.
+// Standard error gets one progress line per workload (and, on a terminal,
+// a live line while it runs). Output files are created before any
+// measurement, so a bad path fails at once. Bad flags or an unknown
+// workload print one line naming the valid choices and exit with status 2;
+// -h prints every flag with its default.
 package main
 
 import (
@@ -48,18 +44,22 @@ import (
 )
 
 func main() {
-	progress := io.Discard
+	live := io.Discard
 	if term.IsTerminal(int(os.Stderr.Fd())) {
-		progress = os.Stderr
+		live = os.Stderr
 	}
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, progress))
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, live))
 }
+
+// minRuns is the fewest runs per strategy before a verdict: benchmath
+// needs 6 for a 95% confidence interval of a median.
+const minRuns = 6
 
 // config is the parsed command line.
 type config struct {
 	workload, strategy string
 	count              int
-	time               time.Duration
+	time, cap          time.Duration
 	cpus               []int
 	list               bool
 	jsonFile           string
@@ -68,8 +68,9 @@ type config struct {
 }
 
 // run is poolbench with its arguments and outputs; it returns the exit
-// status. progress receives the progress line (io.Discard to be quiet).
-func run(args []string, stdout, stderr, progress io.Writer) int {
+// status. Progress lines go to stderr; live receives the live progress
+// line of a terminal (io.Discard otherwise).
+func run(args []string, stdout, stderr, live io.Writer) int {
 	cfg, ws, err := parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stderr, usage())
@@ -88,48 +89,103 @@ func run(args []string, stdout, stderr, progress io.Writer) int {
 		}
 		return 0
 	}
-	rep := measure(cfg, ws, stdout, progress)
-	for _, out := range []struct {
-		file  string
-		write func(io.Writer, *report.Report) error
-	}{
-		{cfg.jsonFile, report.WriteJSON},
-		{cfg.benchfmtFile, report.WriteBenchfmt},
-		{cfg.htmlFile, report.WriteHTML},
+	// Create the output files first: a bad path fails before any work.
+	var outs []output
+	for _, o := range []output{
+		{name: cfg.jsonFile, write: report.WriteJSON},
+		{name: cfg.benchfmtFile, write: report.WriteBenchfmt},
+		{name: cfg.htmlFile, write: report.WriteHTML},
 	} {
-		if out.file == "" {
+		if o.name == "" {
 			continue
 		}
-		if err := writeFile(out.file, rep, out.write); err != nil {
+		f, err := os.Create(o.name)
+		if err != nil {
+			for _, o := range outs {
+				o.f.Close()
+				os.Remove(o.name)
+			}
 			fmt.Fprintf(stderr, "poolbench: %v\n", err)
 			return 1
 		}
+		o.f = f
+		outs = append(outs, o)
 	}
-	return 0
+	rep := measure(cfg, ws, stdout, stderr, live)
+	status := 0
+	for _, o := range outs {
+		err := o.write(o.f, rep)
+		if cerr := o.f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "poolbench: writing %s: %v\n", o.name, err)
+			status = 1
+		} else {
+			fmt.Fprintf(stderr, "poolbench: wrote %s\n", o.name)
+		}
+	}
+	return status
 }
 
-var flagNames = "-workload, -strategy, -count, -time, -cpu, -list, -json, -benchfmt, -html"
+// An output is a file poolbench writes the report to.
+type output struct {
+	name  string
+	write func(io.Writer, *report.Report) error
+	f     *os.File
+}
+
+var flagNames = "-workload, -strategy, -count, -time, -cap, -cpu, -list, -json, -benchfmt, -html"
+
+// newFlagSet declares the flags into cfg; cpu receives -cpu's text.
+func newFlagSet(cfg *config, cpu *string) *flag.FlagSet {
+	fs := flag.NewFlagSet("poolbench", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&cfg.workload, "workload", ".", "workloads to run: an unanchored regular expression matched against their names, as go test -bench")
+	fs.StringVar(&cfg.strategy, "strategy", ".", "strategies to run in each workload: an unanchored regular expression")
+	fs.IntVar(&cfg.count, "count", 30, fmt.Sprintf("most runs per strategy and workload (the first %d always run; measuring stops earlier once the verdict is settled)", minRuns))
+	fs.DurationVar(&cfg.time, "time", 40*time.Millisecond, "duration of the timed phase of one run (a warm-up of a quarter of it comes first)")
+	fs.DurationVar(&cfg.cap, "cap", 8*time.Second, "time cap per workload: no new round of runs starts after it (the first rounds always run)")
+	fs.StringVar(cpu, "cpu", "", "comma-separated GOMAXPROCS values to run every workload with, e.g. 1,2 (default: the current GOMAXPROCS)")
+	fs.BoolVar(&cfg.list, "list", false, "list the workloads and their strategies, and exit")
+	fs.StringVar(&cfg.jsonFile, "json", "", "write the report as JSON to this file")
+	fs.StringVar(&cfg.benchfmtFile, "benchfmt", "", "write every run in the Go benchmark format to this file (for benchstat)")
+	fs.StringVar(&cfg.htmlFile, "html", "", "write a self-contained HTML report (verdicts, tables, charts) to this file")
+	return fs
+}
 
 func usage() string {
-	return "usage: poolbench [-workload re] [-strategy re] [-count n] [-time d] [-cpu list] [-list] [-json file] [-benchfmt file] [-html file]\n" +
-		"workloads: " + strings.Join(benchmarks.Names(benchmarks.Workloads()), ", ") + "\n" +
-		"strategies: " + strings.Join(benchmarks.StrategyNames(benchmarks.Workloads()), ", ") + "\n"
+	var b strings.Builder
+	b.WriteString("usage: poolbench [flags]\n\n" +
+		"Measures every strategy of every workload, interleaved, until each verdict is settled,\n" +
+		"and says per workload: pool it (with which strategy), don't pool, or inconclusive.\n\nflags:\n")
+	fs := newFlagSet(&config{}, new(string))
+	fs.VisitAll(func(f *flag.Flag) {
+		name, _ := flag.UnquoteUsage(f)
+		fmt.Fprintf(&b, "  -%s", f.Name)
+		if name != "" {
+			fmt.Fprintf(&b, " %s", name)
+		}
+		fmt.Fprintf(&b, "\n    \t%s", f.Usage)
+		switch {
+		case f.Name == "cpu" || f.Name == "list":
+		case f.DefValue == "":
+			b.WriteString(" (default: none)")
+		default:
+			fmt.Fprintf(&b, " (default %s)", f.DefValue)
+		}
+		b.WriteString("\n")
+	})
+	b.WriteString("\nworkloads: " + strings.Join(benchmarks.Names(benchmarks.Workloads()), ", ") + "\n" +
+		"strategies: " + strings.Join(benchmarks.StrategyNames(benchmarks.Workloads()), ", ") + "\n")
+	return b.String()
 }
 
 // parse parses args; every error is one line naming the valid choices.
 func parse(args []string) (*config, []*benchmarks.Workload, error) {
 	cfg := &config{}
-	fs := flag.NewFlagSet("poolbench", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&cfg.workload, "workload", ".", "")
-	fs.StringVar(&cfg.strategy, "strategy", ".", "")
-	fs.IntVar(&cfg.count, "count", 6, "")
-	fs.DurationVar(&cfg.time, "time", 120*time.Millisecond, "")
-	cpu := fs.String("cpu", "", "")
-	fs.BoolVar(&cfg.list, "list", false, "")
-	fs.StringVar(&cfg.jsonFile, "json", "", "")
-	fs.StringVar(&cfg.benchfmtFile, "benchfmt", "", "")
-	fs.StringVar(&cfg.htmlFile, "html", "", "")
+	cpu := new(string)
+	fs := newFlagSet(cfg, cpu)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, nil, err
@@ -143,7 +199,10 @@ func parse(args []string) (*config, []*benchmarks.Workload, error) {
 		return nil, nil, fmt.Errorf("bad -count %d; valid: a positive number of runs", cfg.count)
 	}
 	if cfg.time <= 0 {
-		return nil, nil, fmt.Errorf("bad -time %v; valid: a positive duration such as 120ms or 1s", cfg.time)
+		return nil, nil, fmt.Errorf("bad -time %v; valid: a positive duration such as 40ms or 1s", cfg.time)
+	}
+	if cfg.cap <= 0 {
+		return nil, nil, fmt.Errorf("bad -cap %v; valid: a positive duration such as 8s or 1m", cfg.cap)
 	}
 	cfg.cpus = []int{runtime.GOMAXPROCS(0)}
 	if *cpu != "" {
@@ -164,55 +223,53 @@ func parse(args []string) (*config, []*benchmarks.Workload, error) {
 }
 
 // measure runs everything cfg selects, printing each workload's table to
-// stdout as soon as it is done.
-func measure(cfg *config, ws []*benchmarks.Workload, stdout, progress io.Writer) *report.Report {
-	rep := report.New(cfg.count, cfg.time.String())
-	total := 0
-	for _, w := range ws {
-		total += len(w.Strategies) * cfg.count * len(cfg.cpus)
-	}
-	done, start := 0, time.Now()
+// stdout as soon as it is done and one progress line per workload to
+// stderr.
+func measure(cfg *config, ws []*benchmarks.Workload, stdout, stderr, live io.Writer) *report.Report {
+	rep := report.New(cfg.count, cfg.time.String(), cfg.cap.String())
+	report.WriteLegend(stdout)
+	start := time.Now()
+	total := len(ws) * len(cfg.cpus)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, procs := range cfg.cpus {
 		runtime.GOMAXPROCS(procs)
-		for wi, w := range ws {
-			runs := map[string][]benchmarks.Measurement{}
-			for r := range cfg.count {
-				for si := range w.Strategies {
-					s := &w.Strategies[si]
-					fmt.Fprintf(progress, "\r\033[K[%d/%d] %s: run %d/%d, %s — %d/%d runs done, ETA %s",
-						wi+1, len(ws), w.Name, r+1, cfg.count, s.Name, done, total, eta(start, done, total))
-					runs[s.Name] = append(runs[s.Name], benchmarks.Measure(w, s, benchmarks.Options{Time: cfg.time}))
-					done++
-				}
-			}
-			fmt.Fprint(progress, "\r\033[K")
-			res := report.NewResult(w, procs, runs)
+		for _, w := range ws {
+			res := measureWorkload(cfg, w, procs, live, len(rep.Results)+1, total)
 			report.WriteTable(stdout, &res)
 			rep.Results = append(rep.Results, res)
+			fmt.Fprintf(stderr, "poolbench: [%d/%d] %s (GOMAXPROCS=%d): %d runs per strategy in %.1fs: %s\n",
+				len(rep.Results), total, w.Name, procs, res.Runs, res.Elapsed, report.Short(&res))
 		}
 	}
-	fmt.Fprintf(progress, "\r\033[Kdone: %d runs in %s\n", total, time.Since(start).Round(time.Second))
+	report.WriteSummary(stdout, rep)
+	fmt.Fprintf(stderr, "poolbench: done in %s\n", time.Since(start).Round(time.Second))
 	return rep
 }
 
-// eta extrapolates the time left from the average run so far.
-func eta(start time.Time, done, total int) string {
-	if done == 0 {
-		return "?"
+// measureWorkload runs rounds of w's strategies until the verdict is
+// settled, cfg.count runs, or cfg.cap.
+func measureWorkload(cfg *config, w *benchmarks.Workload, procs int, live io.Writer, k, total int) report.Result {
+	runs := map[string][]benchmarks.Measurement{}
+	start := time.Now()
+	first := min(minRuns, cfg.count)
+	var res report.Result
+	for round := 0; ; round++ {
+		n := len(w.Strategies)
+		for j := range n {
+			s := &w.Strategies[(j+round)%n]
+			fmt.Fprintf(live, "\r\033[K[%d/%d] %s: round %d, %s (%s so far)", k, total, w.Name, round+1, s.Name,
+				time.Since(start).Round(100*time.Millisecond))
+			runs[s.Name] = append(runs[s.Name], benchmarks.Measure(w, s, benchmarks.Options{Time: cfg.time}))
+		}
+		if round+1 < first {
+			continue
+		}
+		res = report.NewResult(w, procs, runs)
+		if res.Verdict.Resolved() || round+1 >= cfg.count || time.Since(start) >= cfg.cap {
+			break
+		}
 	}
-	left := time.Since(start) / time.Duration(done) * time.Duration(total-done)
-	return left.Round(time.Second).String()
-}
-
-func writeFile(name string, rep *report.Report, write func(io.Writer, *report.Report) error) error {
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	if err := write(f, rep); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %v", name, err)
-	}
-	return f.Close()
+	fmt.Fprint(live, "\r\033[K")
+	res.Elapsed = time.Since(start).Seconds()
+	return res
 }
