@@ -1,12 +1,13 @@
 // Package bug reproduces the shape of CVE-2023-45286 in go-resty/resty
 // v2.10.0 (golang/vulndb#2328, reported in go-resty/resty#739 and #743,
-// fix PR #745, https://github.com/golang/vulndb/issues/2328): with retries
-// enabled, the request body buffer was released to the pool after every
-// attempt, so a retry put the same *bytes.Buffer into the pool again; two
-// later requests then shared it and one request's body leaked into
-// another's.
+// fixed by #745, https://github.com/go-resty/resty/pull/745): the request
+// body wrapper put the body buffer back into the pool when the body was
+// closed, and on a retry the middleware released the previous attempt's
+// buffer again; the same *bytes.Buffer was then in the pool twice, and one
+// request's body leaked into another's.
 //
-// Check: doubleput (a Put in a retry loop of an object got before it).
+// Check: doubleput (a Put in a Close method, then a second Put of the same
+// buffer on the retry path).
 package bug
 
 import (
@@ -30,13 +31,34 @@ func releaseBuffer(b *bytes.Buffer) {
 	bufPool.Put(b)
 }
 
-func Execute(body []byte, retries int, send func([]byte) error) error {
-	buf := acquireBuffer()
-	buf.Write(body)
+// requestBodyReleaser gives the buffer back when the transport closes the
+// body.
+type requestBodyReleaser struct {
+	buf *bytes.Buffer
+}
+
+func (rr *requestBodyReleaser) Read(p []byte) (int, error) { return rr.buf.Read(p) }
+
+func (rr *requestBodyReleaser) Close() error {
+	releaseBuffer(rr.buf)
+	return nil
+}
+
+type Request struct {
+	bodyBuf *bytes.Buffer
+}
+
+func (r *Request) Execute(body []byte, retries int, send func(*requestBodyReleaser) error) error {
 	var err error
 	for attempt := 0; attempt <= retries; attempt++ {
-		err = send(buf.Bytes())
-		releaseBuffer(buf) // want `twice|again|more than once|doubleput`
+		if attempt > 0 {
+			releaseBuffer(r.bodyBuf) // want `twice|again|more than once|doubleput`
+		}
+		r.bodyBuf = acquireBuffer()
+		r.bodyBuf.Write(body)
+		rc := &requestBodyReleaser{buf: r.bodyBuf}
+		err = send(rc)
+		rc.Close()
 		if err == nil {
 			break
 		}

@@ -1,6 +1,6 @@
-// Package fixed is a fixed twin of CVE-2023-45286 in go-resty/resty
-// (https://github.com/golang/vulndb/issues/2328): the buffer is released
-// once, after the last attempt.
+// Package fixed is the fix of CVE-2023-45286 in go-resty/resty
+// (https://github.com/go-resty/resty/pull/745): the middleware no longer
+// releases the buffer; the body wrapper's Close is its only Put.
 package fixed
 
 import (
@@ -24,16 +24,34 @@ func releaseBuffer(b *bytes.Buffer) {
 	bufPool.Put(b)
 }
 
-func Execute(body []byte, retries int, send func([]byte) error) error {
-	buf := acquireBuffer()
-	buf.Write(body)
+// requestBodyReleaser gives the buffer back when the transport closes the
+// body.
+type requestBodyReleaser struct {
+	buf *bytes.Buffer
+}
+
+func (rr *requestBodyReleaser) Read(p []byte) (int, error) { return rr.buf.Read(p) }
+
+func (rr *requestBodyReleaser) Close() error {
+	releaseBuffer(rr.buf)
+	return nil
+}
+
+type Request struct {
+	bodyBuf *bytes.Buffer
+}
+
+func (r *Request) Execute(body []byte, retries int, send func(*requestBodyReleaser) error) error {
 	var err error
 	for attempt := 0; attempt <= retries; attempt++ {
-		err = send(buf.Bytes())
+		r.bodyBuf = acquireBuffer()
+		r.bodyBuf.Write(body)
+		rc := &requestBodyReleaser{buf: r.bodyBuf}
+		err = send(rc)
+		rc.Close()
 		if err == nil {
 			break
 		}
 	}
-	releaseBuffer(buf)
 	return err
 }
