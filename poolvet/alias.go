@@ -78,7 +78,7 @@ func (c *checker) aliasesOf(fn *ssa.Function, key objKey, may bool) map[ssa.Valu
 					add(x)
 				}
 			case *ssa.UnOp:
-				if x.Op == token.MUL && sharesBacking(x.Type()) {
+				if x.Op == token.MUL && sharesBacking(x.Type()) && !notOwned(fn, x.X) {
 					add(x)
 				}
 			case *ssa.Phi:
@@ -108,6 +108,63 @@ func (c *checker) aliasesOf(fn *ssa.Function, key objKey, may bool) map[ssa.Valu
 		}
 	}
 	return set
+}
+
+// notOwned reports whether addr is a field whose memory the object does
+// not own for good: fn also stores into the same field nil, or a value
+// taken from elsewhere (l.parts = q.Parts[:0]; ...; q.Parts = l.parts), or
+// moves it out and clears it (body := m.body; m.body = nil). A load of
+// such a field is not memory that the next user of the object reuses.
+func notOwned(fn *ssa.Function, addr ssa.Value) bool {
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || !sameAddr(st.Addr, fa, 0) {
+				continue
+			}
+			if !ownedValue(st.Val, fa, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ownedValue reports whether v, stored into the field at fa, is memory
+// that the object owns: fresh memory, or derived from the field itself.
+func ownedValue(v ssa.Value, fa *ssa.FieldAddr, depth int) bool {
+	if depth > 8 {
+		return true
+	}
+	switch x := v.(type) {
+	case *ssa.Const:
+		return false
+	case *ssa.Slice:
+		return ownedValue(x.X, fa, depth+1)
+	case *ssa.ChangeType:
+		return ownedValue(x.X, fa, depth+1)
+	case *ssa.MakeSlice, *ssa.MakeMap, *ssa.Alloc:
+		return true
+	case *ssa.UnOp:
+		return x.Op == token.MUL && sameAddr(x.X, fa, 0)
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if !ownedValue(e, fa, depth+1) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Call:
+		if b, ok := x.Call.Value.(*ssa.Builtin); ok {
+			return b.Name() == "append" && len(x.Call.Args) > 0 && ownedValue(x.Call.Args[0], fa, depth+1)
+		}
+		return true // a helper that grows or allocates
+	}
+	return false
 }
 
 // aliasingCall reports whether the result of a call shares memory with v.
@@ -269,13 +326,14 @@ func (c *checker) resetsObj(fn *ssa.Function, key objKey) bool {
 					}
 					continue
 				}
-				callee := com.StaticCallee()
-				if callee == nil {
+				var name string
+				if callee := com.StaticCallee(); callee != nil {
+					name = callee.Name()
+					if obj, ok := callee.Object().(*types.Func); ok {
+						name = obj.Name()
+					}
+				} else if name = hookName(com.Value); name == "" {
 					continue
-				}
-				name := callee.Name()
-				if obj, ok := callee.Object().(*types.Func); ok {
-					name = obj.Name()
 				}
 				for i, a := range com.Args {
 					if !partOf(a, al) {
@@ -292,6 +350,34 @@ func (c *checker) resetsObj(fn *ssa.Function, key objKey) bool {
 		}
 	}
 	return false
+}
+
+// hookName returns the name of the field that a call through a func-typed
+// field loads its function from (p.reset(v)), or "".
+func hookName(v ssa.Value) string {
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+			if st, ok := derefStruct(fa.X.Type()); ok && fa.Field < st.NumFields() {
+				return st.Field(fa.Field).Name()
+			}
+		}
+	case *ssa.Field:
+		if st, ok := x.X.Type().Underlying().(*types.Struct); ok && x.Field < st.NumFields() {
+			return st.Field(x.Field).Name()
+		}
+	}
+	return ""
+}
+
+// derefStruct returns the struct type that t points to.
+func derefStruct(t types.Type) (*types.Struct, bool) {
+	p, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return nil, false
+	}
+	st, ok := p.Elem().Underlying().(*types.Struct)
+	return st, ok
 }
 
 // partOf reports whether v is one of the aliases al, or is reached from one

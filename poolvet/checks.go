@@ -277,7 +277,8 @@ func (c *checker) grows(fn *ssa.Function, key objKey) bool {
 			if !ok {
 				continue
 			}
-			if bi, ok := call.Call.Value.(*ssa.Builtin); ok && bi.Name() == "append" && al[call.Call.Args[0]] {
+			if bi, ok := call.Call.Value.(*ssa.Builtin); ok && bi.Name() == "append" && len(call.Call.Args) > 0 &&
+				al[call.Call.Args[0]] && !fixedAppend(call) {
 				return true
 			}
 		}
@@ -288,6 +289,49 @@ func (c *checker) grows(fn *ssa.Function, key objKey) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// fixedAppend reports whether an append adds a fixed number of elements
+// once: append(s, a, b) outside a loop, not append(s, xs...).
+func fixedAppend(call *ssa.Call) bool {
+	if inLoop(call.Block()) {
+		return false
+	}
+	if len(call.Call.Args) < 2 {
+		return true
+	}
+	switch x := call.Call.Args[1].(type) {
+	case *ssa.Const:
+		return true // a string constant or nil
+	case *ssa.Slice:
+		// append(s, a, b) passes a slice of a local array.
+		if a, ok := x.X.(*ssa.Alloc); ok {
+			if p, ok := a.Type().Underlying().(*types.Pointer); ok {
+				_, isArr := p.Elem().Underlying().(*types.Array)
+				return isArr
+			}
+		}
+	}
+	return false
+}
+
+// inLoop reports whether b lies on a cycle of its function's CFG.
+func inLoop(b *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	work := append([]*ssa.BasicBlock(nil), b.Succs...)
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if x == b {
+			return true
+		}
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		work = append(work, x.Succs...)
 	}
 	return false
 }
@@ -383,7 +427,7 @@ func (c *checker) guarded(fn *ssa.Function, key objKey, depth int) bool {
 				continue
 			}
 			if bi, ok := com.Value.(*ssa.Builtin); ok {
-				if (bi.Name() == "cap" || bi.Name() == "len") && al[com.Args[0]] && compared(ci) {
+				if (bi.Name() == "cap" || bi.Name() == "len") && (al[com.Args[0]] || sameLoc(com.Args[0], key.v)) && compared(ci) {
 					return true
 				}
 				continue
@@ -397,7 +441,7 @@ func (c *checker) guarded(fn *ssa.Function, key objKey, depth int) bool {
 			}
 			switch name {
 			case "Cap", "Len", "Available", "Size":
-				if al[recv] && compared(ci) {
+				if (al[recv] || sameLoc(recv, key.v)) && compared(ci) {
 					return true
 				}
 			}
@@ -449,14 +493,70 @@ func compared(ci ssa.CallInstruction) bool {
 		return false
 	}
 	for _, ref := range *call.Referrers() {
-		if bin, ok := ref.(*ssa.BinOp); ok {
-			switch bin.Op {
+		switch x := ref.(type) {
+		case *ssa.BinOp:
+			switch x.Op {
 			case token.LSS, token.GTR, token.LEQ, token.GEQ:
+				return true
+			}
+		case *ssa.Call:
+			// A predicate on the size: if canReuse(cap(b)) { Put(b) }.
+			if _, builtin := x.Call.Value.(*ssa.Builtin); !builtin && isBool(x.Type()) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
+}
+
+// sameLoc reports whether x and y are loads of the same field path from
+// the same base value (w.buf and w.buf loaded twice), possibly converted.
+func sameLoc(x, y ssa.Value) bool {
+	x, y = stripConv(x), stripConv(y)
+	if x == y {
+		return true
+	}
+	lx, ok1 := x.(*ssa.UnOp)
+	ly, ok2 := y.(*ssa.UnOp)
+	if !ok1 || !ok2 || lx.Op != token.MUL || ly.Op != token.MUL {
+		return false
+	}
+	return sameAddr(lx.X, ly.X, 0)
+}
+
+func sameAddr(a, b ssa.Value, depth int) bool {
+	if a == b {
+		return true
+	}
+	if depth > 6 {
+		return false
+	}
+	fa, ok1 := a.(*ssa.FieldAddr)
+	fb, ok2 := b.(*ssa.FieldAddr)
+	if ok1 && ok2 {
+		return fa.Field == fb.Field && (fa.X == fb.X || sameLoc(fa.X, fb.X) || sameAddr(fa.X, fb.X, depth+1))
+	}
+	return false
+}
+
+func stripConv(v ssa.Value) ssa.Value {
+	for {
+		switch x := v.(type) {
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.Convert:
+			v = x.X
+		default:
+			return v
+		}
+	}
 }
 
 func isFreeVar(v ssa.Value) bool { _, ok := v.(*ssa.FreeVar); return ok }

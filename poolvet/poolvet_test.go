@@ -46,6 +46,7 @@ func TestChecks(t *testing.T) {
 		{"stdlike", checks},
 		{"realbugs", []string{"useafterput", "doubleput", "nonpointer", "noreset", "typemismatch"}},
 		{"realbugsunbounded", checks},
+		{"precision", checks},
 		{"disabled", nil},
 	}
 	for _, tt := range tests {

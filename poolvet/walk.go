@@ -1,6 +1,7 @@
 package poolvet
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -38,6 +39,10 @@ func (c *checker) newTracker(fn *ssa.Function, key objKey) *tracker {
 // that carry the object along the edges taken.
 type path struct {
 	phis map[ssa.Value]uint8
+	// flags holds the boolean phis whose incoming value on the edge taken
+	// was a constant, so that a later branch on the same flag follows
+	// only the side that this path can take.
+	flags map[ssa.Value]bool
 }
 
 // class returns how v relates to the object on path p.
@@ -126,7 +131,17 @@ func (t *tracker) walk(from ssa.Instruction, visit func(ssa.Instruction, *path) 
 		if stopped {
 			continue
 		}
-		for _, succ := range it.b.Succs {
+		succs := it.b.Succs
+		if ifi, ok := lastInstr(it.b).(*ssa.If); ok && len(succs) == 2 {
+			if v, known := p.eval(ifi.Cond); known {
+				if v {
+					succs = succs[:1]
+				} else {
+					succs = succs[1:]
+				}
+			}
+		}
+		for _, succ := range succs {
 			if visited[succ] || succ == t.def {
 				continue
 			}
@@ -147,10 +162,32 @@ func (t *tracker) enter(p *path, pred, b *ssa.BasicBlock) *path {
 		}
 	}
 	np := p
+	clone := func() {
+		if np == p {
+			np = &path{phis: make(map[ssa.Value]uint8, len(p.phis)+1), flags: make(map[ssa.Value]bool, len(p.flags))}
+			for k, v := range p.phis {
+				np.phis[k] = v
+			}
+			for k, v := range p.flags {
+				np.flags[k] = v
+			}
+		}
+	}
 	for _, instr := range b.Instrs {
 		phi, ok := instr.(*ssa.Phi)
 		if !ok {
 			break
+		}
+		if idx >= 0 && isBool(phi.Type()) {
+			v, known := p.eval(phi.Edges[idx])
+			if old, had := np.flags[phi]; known != had || known && old != v {
+				clone()
+				if known {
+					np.flags[phi] = v
+				} else {
+					delete(np.flags, phi)
+				}
+			}
 		}
 		if idx < 0 || t.static[phi] {
 			continue
@@ -159,12 +196,7 @@ func (t *tracker) enter(p *path, pred, b *ssa.BasicBlock) *path {
 		if c == np.phis[phi] {
 			continue
 		}
-		if np == p {
-			np = &path{phis: make(map[ssa.Value]uint8, len(p.phis)+1)}
-			for k, v := range p.phis {
-				np.phis[k] = v
-			}
-		}
+		clone()
 		if c == notAlias {
 			delete(np.phis, phi)
 			continue
@@ -178,6 +210,27 @@ func (t *tracker) enter(p *path, pred, b *ssa.BasicBlock) *path {
 	}
 	return np
 }
+
+// eval returns the value of a boolean on path p, if known: a constant, a
+// flag phi whose incoming value was a constant, or the negation of one.
+func (p *path) eval(v ssa.Value) (value, known bool) {
+	switch x := v.(type) {
+	case *ssa.Const:
+		if x.Value != nil && x.Value.Kind() == constant.Bool {
+			return constant.BoolVal(x.Value), true
+		}
+	case *ssa.Phi:
+		value, known = p.flags[x]
+		return value, known
+	case *ssa.UnOp:
+		if x.Op == token.NOT {
+			value, known = p.eval(x.X)
+			return !value, known
+		}
+	}
+	return false, false
+}
+
 
 // usesObject reports whether instr reads or writes the memory of the object
 // through one of its operands on path p. Instructions that only derive an

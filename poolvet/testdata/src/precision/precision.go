@@ -1,0 +1,192 @@
+// Package precision holds the shapes behind false reports that poolvet
+// once made on popular modules (issue 12). Every check is on and nothing
+// here may be reported.
+package precision
+
+import (
+	"bytes"
+	"sync"
+)
+
+// A Put wrapper that puts only on some paths (kafka-go style release).
+type A struct {
+	reuse bool
+	buf   []byte
+}
+
+var aPool = sync.Pool{New: func() any { return new(A) }}
+
+func Release(a *A) { // want Release:`pool:put\(0\)`
+	a.buf = a.buf[:0]
+	aPool.Put(a)
+}
+
+func (a *A) release() {
+	if !a.reuse {
+		Release(a)
+	}
+}
+
+func useA() {
+	a := aPool.Get().(*A)
+	a.reuse = true
+	a.release()
+	a.buf = append(a.buf, 1)
+	a.release()
+}
+
+// A method that returns true only when it put the receiver.
+type R struct {
+	n   int
+	buf []byte
+}
+
+var rPool = sync.Pool{New: func() any { return new(R) }}
+
+func (r *R) recycleIfDone() bool {
+	r.n--
+	if r.n > 0 {
+		return false
+	}
+	r.buf = r.buf[:0]
+	rPool.Put(r)
+	return true
+}
+
+func consume(r *R) {
+	if done := r.recycleIfDone(); !done {
+		r.buf = append(r.buf, 'x')
+	}
+}
+
+// A nil receiver's Release does nothing.
+type B struct{ data []byte }
+
+var bPool = sync.Pool{New: func() any { return new(B) }}
+
+func (b *B) Release() { // want Release:`pool:put\(0\)`
+	if b == nil {
+		return
+	}
+	b.data = b.data[:0]
+	bPool.Put(b)
+}
+
+func nilRelease(b *B) *B {
+	if b == nil {
+		b.Release()
+		b = bPool.Get().(*B)
+	}
+	b.data = append(b.data, 1)
+	return b
+}
+
+// A size guard on another load of the same field.
+const limit = 64 << 10
+
+type W struct{ buf *bytes.Buffer }
+
+var wPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func (w *W) Close() {
+	if w.buf.Cap() <= limit {
+		w.buf.Reset()
+		wPool.Put(w.buf)
+	}
+	w.buf = nil
+}
+
+// A size guard checked in a helper.
+func canReuse(n int) bool { return n <= limit }
+
+func helperGuard(p *bytes.Buffer) {
+	if canReuse(cap(p.Bytes())) {
+		p.Reset()
+		wPool.Put(p)
+	}
+}
+
+// A pooled *[]T that only ever receives a fixed number of elements.
+type kv struct{ k, v string }
+
+var kvPool = sync.Pool{New: func() any { s := make([]kv, 0, 4); return &s }}
+
+func fixedAppend(a, b kv) int {
+	s := kvPool.Get().(*[]kv)
+	*s = append((*s)[:0], a, b)
+	n := len(*s)
+	*s = (*s)[:0]
+	kvPool.Put(s)
+	return n
+}
+
+// A slice field that the pooled object does not own: it borrows the
+// caller's slice and hands it back before the Put.
+type query struct{ Parts []string }
+
+type lexer struct{ parts []string }
+
+var lexPool = sync.Pool{New: func() any { return new(lexer) }}
+
+func (q *query) parse(s string) {
+	l := lexPool.Get().(*lexer)
+	l.parts = q.Parts[:0]
+	l.parts = append(l.parts, s)
+	q.Parts = l.parts
+	l.parts = nil
+	lexPool.Put(l)
+}
+
+// A field moved out and cleared before the Put.
+type msg struct{ body []byte }
+
+var msgPool = sync.Pool{New: func() any { return new(msg) }}
+
+func take() []byte {
+	m := msgPool.Get().(*msg)
+	m.body = append(m.body, "hello"...)
+	body := m.body
+	m.body = nil
+	msgPool.Put(m)
+	return body
+}
+
+// Correlated flags: the object is used only on the path that did not put it.
+func correlated(c bool) int {
+	r := rPool.Get().(*R)
+	r.buf = r.buf[:0]
+	adjusted := false
+	if c {
+		rPool.Put(r)
+	} else {
+		adjusted = true
+	}
+	if adjusted {
+		return len(r.buf) + r.n
+	}
+	return 0
+}
+
+// A Reset done by a func-typed hook field.
+type resetter interface{ Reset() }
+
+type hookPool[E resetter] struct {
+	p     sync.Pool
+	reset func(E) bool
+}
+
+func (p *hookPool[E]) get() E { return p.p.Get().(E) }
+
+func (p *hookPool[E]) put(v E) {
+	if p.reset(v) {
+		p.p.Put(v)
+	}
+}
+
+var hp = &hookPool[*bytes.Buffer]{reset: func(b *bytes.Buffer) bool { b.Reset(); return b.Cap() <= limit }}
+
+func useHook() {
+	b := hp.get()
+	b.WriteString("x")
+	hp.put(b)
+}
