@@ -231,7 +231,6 @@ func (p *path) eval(v ssa.Value) (value, known bool) {
 	return false, false
 }
 
-
 // usesObject reports whether instr reads or writes the memory of the object
 // through one of its operands on path p. Instructions that only derive an
 // alias (slicing, taking a field address, converting) do not count: the use
