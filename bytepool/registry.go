@@ -30,6 +30,14 @@ func (s Stats) AsPoolStats() pool.Stats {
 	}
 }
 
+// DropsByReason returns the drops of slices and of Buffers with storage
+// together, by reason: the split of AsPoolStats().Drops.
+func (s Stats) DropsByReason() Drops {
+	d := s.Drops
+	d.add(s.Buffers.Drops)
+	return d
+}
+
 // Named is the statistics of one pool registered with Register.
 type Named struct {
 	Name     string

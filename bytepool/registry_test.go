@@ -118,3 +118,26 @@ func TestAsPoolStatsIdentity(t *testing.T) {
 		t.Errorf("%+v: Puts-Drops = %d; want (Gets-Misses)+Evicted+Idle = %d", s, s.Puts-s.Drops, s.Gets-s.Misses+s.Evicted+uint64(s.Idle))
 	}
 }
+
+// TestDropsByReason: the reasons add up to the generic Drops, Buffers'
+// budget drops included.
+func TestDropsByReason(t *testing.T) {
+	noGC(t)
+	oneP(t)
+	p := bytepool.Pool{MaxBytes: 4096}
+	var bufs []*bytepool.Buffer
+	for range 100 {
+		b := p.GetBuffer()
+		b.WriteString("z")
+		bufs = append(bufs, b)
+	}
+	for _, b := range bufs {
+		b.Free()
+	}
+	p.Put(make([]byte, 3))
+	st := p.Stats()
+	d := st.DropsByReason()
+	if d.Total() != st.AsPoolStats().Drops || d.TooSmall != 1 || d.Budget == 0 {
+		t.Errorf("DropsByReason = %+v (total %d); want total %d, TooSmall 1, Budget > 0", d, d.Total(), st.AsPoolStats().Drops)
+	}
+}

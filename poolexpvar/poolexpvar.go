@@ -9,7 +9,8 @@
 // what each counts). A pool registered with bytepool.Register also has
 // IdleBytes (bytes held by its idle slices and Buffers, counted at class
 // size), MaxBytes (its byte budget) and DropsByReason (its Drops split by
-// reason: Budget, TooLarge, TooSmall, Random, Subslice).
+// reason: Budget, TooLarge, TooSmall, Random, Subslice; see
+// bytepool.Stats.DropsByReason).
 //
 // It is a separate package so that importing pool does not pull expvar,
 // and with it net/http, into every program.
@@ -52,7 +53,7 @@ func Value() any {
 			Stats:         n.AsPoolStats(),
 			IdleBytes:     n.IdleBytes,
 			MaxBytes:      n.MaxBytes,
-			DropsByReason: n.Drops,
+			DropsByReason: n.DropsByReason(),
 		}
 	}
 	return m

@@ -55,9 +55,9 @@ func TestPublishedBytepool(t *testing.T) {
 		t.Fatalf("expvar value has no expvar-bytepool-test: %+v", got)
 	}
 	st := p.Stats()
-	if e.Stats != st.AsPoolStats() || e.IdleBytes != st.IdleBytes || e.MaxBytes != 1<<20 || e.DropsByReason != st.Drops {
+	if e.Stats != st.AsPoolStats() || e.IdleBytes != st.IdleBytes || e.MaxBytes != 1<<20 || e.DropsByReason != st.DropsByReason() {
 		t.Errorf("expvar entry = %+v; want %+v, IdleBytes %d, MaxBytes %d, DropsByReason %+v",
-			e, st.AsPoolStats(), st.IdleBytes, 1<<20, st.Drops)
+			e, st.AsPoolStats(), st.IdleBytes, 1<<20, st.DropsByReason())
 	}
 	if e.DropsByReason.TooSmall != 1 || e.Gets != 1 {
 		t.Errorf("expvar entry = %+v; want DropsByReason.TooSmall 1, Gets 1", e)

@@ -8,30 +8,31 @@ import (
 	"testing"
 
 	"github.com/poolkit/pool"
+	"github.com/poolkit/pool/bytepool"
 	poolprom "github.com/poolkit/pool/prometheus"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
-// expositionFmt is the HELP and TYPE lines of all six metrics, in the order
+// expositionFmt is the HELP and TYPE lines of the six metrics of every pool, in the order
 // testutil sorts metric families (by name), with a %s per family for its samples.
 const expositionFmt = `
-# HELP poolkit_drops_total Total number of Put calls whose object was not cached (nil, refused by Keep, over MaxIdle, or dropped under the race detector).
+# HELP poolkit_drops_total Total number of Put calls whose object was not cached: nil, refused by Keep, over MaxIdle, over a bytepool's byte budget or size bounds, refused by a debug check, or dropped at random under the race detector.
 # TYPE poolkit_drops_total counter
 %[1]s
-# HELP poolkit_evicted_total Total number of idle objects released by garbage-collection trimming.
+# HELP poolkit_evicted_total Total number of idle objects the pool released without handing them out: by garbage-collection trimming, which releases more while the heap is near its memory limit (GOMEMLIMIT).
 # TYPE poolkit_evicted_total counter
 %[2]s
-# HELP poolkit_gets_total Total number of Get calls on the pool.
+# HELP poolkit_gets_total Total number of Get calls on the pool (for a bytepool: Gets of slices, Buffers' storage included, and GetBuffer calls that looked for an idle Buffer with storage).
 # TYPE poolkit_gets_total counter
 %[3]s
-# HELP poolkit_idle_objects Number of idle objects currently held by the pool (approximate while the pool is in use).
+# HELP poolkit_idle_objects Number of idle objects held by the pool now (approximate while the pool is in use).
 # TYPE poolkit_idle_objects gauge
 %[4]s
-# HELP poolkit_misses_total Total number of Get calls that found the pool empty and allocated a new object.
+# HELP poolkit_misses_total Total number of Get calls that found nothing idle to hand out and allocated instead (called New, or made a slice).
 # TYPE poolkit_misses_total counter
 %[5]s
-# HELP poolkit_puts_total Total number of Put calls on the pool.
+# HELP poolkit_puts_total Total number of Put calls on the pool (for a bytepool: Puts of slices, Buffers' storage included, and Frees that offered a Buffer with its storage).
 # TYPE poolkit_puts_total counter
 %[6]s
 `
@@ -245,4 +246,52 @@ func scrapeWhile(t *testing.T, op func()) uint64 {
 	close(stop)
 	wg.Wait()
 	return workers * iters
+}
+
+// TestCollectorBytepool: a pool registered with bytepool.Register is
+// exported with its generic counters (bytepool.Stats.AsPoolStats) and its
+// idle bytes, byte budget and drops by reason, with nothing converted by
+// hand.
+func TestCollectorBytepool(t *testing.T) {
+	p := &bytepool.Pool{MaxBytes: 1 << 20}
+	bytepool.Register("bytes", p)
+	defer bytepool.Unregister("bytes")
+	p.Put(make([]byte, 4)) // too small
+	p.Put(p.Get(4000))
+
+	st := p.Stats()
+	g, d := st.AsPoolStats(), st.DropsByReason()
+	want := fmt.Sprintf(`
+# HELP poolkit_bytepool_drops_total Total number of a bytepool's Puts and Buffer Frees that did not cache, by reason: budget (over MaxBytes), too_large (capacity over MaxSize), too_small (capacity under 16 bytes), random (race detector), subslice (debug mode: the slice does not start its allocation). The reasons add up to poolkit_drops_total.
+# TYPE poolkit_bytepool_drops_total counter
+poolkit_bytepool_drops_total{pool="bytes",reason="budget"} %d
+poolkit_bytepool_drops_total{pool="bytes",reason="random"} %d
+poolkit_bytepool_drops_total{pool="bytes",reason="subslice"} 0
+poolkit_bytepool_drops_total{pool="bytes",reason="too_large"} 0
+poolkit_bytepool_drops_total{pool="bytes",reason="too_small"} 1
+# HELP poolkit_bytepool_idle_bytes Bytes held by a bytepool's idle slices and idle Buffers' storage, counted at class size; never above poolkit_bytepool_max_bytes.
+# TYPE poolkit_bytepool_idle_bytes gauge
+poolkit_bytepool_idle_bytes{pool="bytes"} %d
+# HELP poolkit_bytepool_max_bytes A bytepool's byte budget (its MaxBytes after defaults).
+# TYPE poolkit_bytepool_max_bytes gauge
+poolkit_bytepool_max_bytes{pool="bytes"} 1.048576e+06
+# HELP poolkit_drops_total Total number of Put calls whose object was not cached: nil, refused by Keep, over MaxIdle, over a bytepool's byte budget or size bounds, refused by a debug check, or dropped at random under the race detector.
+# TYPE poolkit_drops_total counter
+poolkit_drops_total{pool="bytes"} %d
+# HELP poolkit_gets_total Total number of Get calls on the pool (for a bytepool: Gets of slices, Buffers' storage included, and GetBuffer calls that looked for an idle Buffer with storage).
+# TYPE poolkit_gets_total counter
+poolkit_gets_total{pool="bytes"} 1
+# HELP poolkit_idle_objects Number of idle objects held by the pool now (approximate while the pool is in use).
+# TYPE poolkit_idle_objects gauge
+poolkit_idle_objects{pool="bytes"} %d
+`, d.Budget, d.Random, st.IdleBytes, g.Drops, g.Idle)
+	if d.TooSmall != 1 || g.Gets != 1 || g.Puts != 2 {
+		t.Fatalf("Stats: %+v, drops %+v; want Gets 1, Puts 2, TooSmall 1", g, d)
+	}
+	err := testutil.CollectAndCompare(poolprom.NewCollector(), strings.NewReader(want),
+		"poolkit_bytepool_drops_total", "poolkit_bytepool_idle_bytes", "poolkit_bytepool_max_bytes",
+		"poolkit_drops_total", "poolkit_gets_total", "poolkit_idle_objects")
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -34,13 +34,13 @@ func ExampleNewCollector() {
 	}
 	fmt.Print(string(out))
 	// Output:
-	// # HELP poolkit_evicted_total Total number of idle objects released by garbage-collection trimming.
+	// # HELP poolkit_evicted_total Total number of idle objects the pool released without handing them out: by garbage-collection trimming, which releases more while the heap is near its memory limit (GOMEMLIMIT).
 	// # TYPE poolkit_evicted_total counter
 	// poolkit_evicted_total{pool="scratch"} 0
-	// # HELP poolkit_gets_total Total number of Get calls on the pool.
+	// # HELP poolkit_gets_total Total number of Get calls on the pool (for a bytepool: Gets of slices, Buffers' storage included, and GetBuffer calls that looked for an idle Buffer with storage).
 	// # TYPE poolkit_gets_total counter
 	// poolkit_gets_total{pool="scratch"} 2
-	// # HELP poolkit_puts_total Total number of Put calls on the pool.
+	// # HELP poolkit_puts_total Total number of Put calls on the pool (for a bytepool: Puts of slices, Buffers' storage included, and Frees that offered a Buffer with its storage).
 	// # TYPE poolkit_puts_total counter
 	// poolkit_puts_total{pool="scratch"} 2
 }
