@@ -71,7 +71,11 @@ func synthProfile(t *testing.T) string {
 			profErr = err
 			return
 		}
-		profPath, _, _, profErr = advise.RunBench(dir, ".", ".", "-benchtime", "200x")
+		var run *advise.Run
+		run, profErr = advise.RunBench(dir, ".", ".", "-benchtime", "200x")
+		if run != nil {
+			profPath = run.Profile
+		}
 	})
 	if profErr != nil {
 		t.Fatal(profErr)

@@ -79,6 +79,7 @@ type Options struct {
 	Patterns []string      // packages that are the user's code; default ./...
 	Costs    *Costs        // cost model; nil for DefaultCosts
 	Bench    []BenchResult // results of the benchmark run that wrote the profile, if any
+	GCCPUNs  float64       // GC CPU time of that run (ns), 0 if unknown
 }
 
 type frame struct {
@@ -137,6 +138,18 @@ func Analyze(prof *profile.Profile, opts Options) (*Report, error) {
 		return -1
 	}
 	iAO, iAS, iIO, iIS := ix("alloc_objects"), ix("alloc_space"), ix("inuse_objects"), ix("inuse_space")
+	if opts.GCCPUNs > 0 && iAS >= 0 {
+		all := 0.0
+		for _, s := range prof.Sample {
+			all += float64(s.Value[iAS])
+		}
+		if all > 0 {
+			c := *costs
+			c.GCNsPerByte = opts.GCCPUNs / all
+			c.GCSource = fmt.Sprintf("measured in this run: %s of GC CPU over %s allocated", fmtNs(opts.GCCPUNs), fmtBytes(all))
+			costs = &c
+		}
+	}
 	rep := &Report{Model: costs.String(), HasAlloc: iAS >= 0, HasInuse: iIS >= 0}
 	if iAS < 0 && iIS < 0 {
 		return nil, fmt.Errorf("pooladvise: not a heap profile: sample types %v, want alloc_space or inuse_space", sampleTypes(prof))
@@ -260,7 +273,7 @@ func Analyze(prof *profile.Profile, opts Options) (*Report, error) {
 		if ao > 0 {
 			a.sizes[size] += ao
 		}
-		cost := ao * costs.Alloc(float64(size))
+		cost := ao*costs.Alloc(float64(size)) + as*costs.GCNsPerByte
 		a.allocCost += cost
 		if bench != "" {
 			a.bench[bench] += cost
@@ -555,6 +568,9 @@ func estimate(a *siteAgg, saving, constructions, reuse float64, benches map[stri
 		scale := b.runBytes / b.profBytes
 		saved := saving * frac * scale
 		share := saved / b.runNs
+		if share > 1 {
+			return fmt.Sprintf("est. saving more than all of %s's time (%.0f%%): the model over-counts here (GC/byte measured on a loaded machine?); expect most of the allocation cost back, not more", best, 100*share)
+		}
 		if b.single {
 			return fmt.Sprintf("est. saving %s/op of %s's %s/op (%.0f%%)", fmtNs(share*b.nsPerOp), best, fmtNs(b.nsPerOp), 100*share)
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -92,35 +93,78 @@ func summarizeBench(results []BenchResult, profBytes map[string]float64) map[str
 	return m
 }
 
-// RunBench runs `go test -run '^$' -bench regexp -benchmem -memprofile` on
-// pkg in dir and returns the profile's path (in a temporary directory the
-// caller removes), the benchmark results and the output. Extra arguments
-// (-benchtime, -count) are passed to go test before the package.
-func RunBench(dir, regexp, pkg string, extra ...string) (profPath string, results []BenchResult, out []byte, err error) {
+// Run is a benchmark run made by RunBench.
+type Run struct {
+	Profile string        // path of the heap profile, in a temporary directory the caller removes
+	Results []BenchResult // the benchmark results
+	Output  []byte        // go test's output, without the GC trace
+	GCCPUNs float64       // CPU time the GC spent during the run (GODEBUG=gctrace=1), in ns
+}
+
+// gcLine matches a line of GODEBUG=gctrace=1 output.
+var gcLine = regexp.MustCompile(`gc \d+ @[0-9.]+s [0-9]+%: [^\n]*\n`)
+
+// gcCPU sums the CPU time of the GC trace lines in out, in ns, and returns
+// out without them. A trace line may interrupt a benchmark result line
+// ("BenchmarkX-2 \tgc 3 @...\n   200\t 390074 ns/op"): removing it mends it.
+func gcCPU(out []byte) (float64, []byte) {
+	total := 0.0
+	for _, m := range gcLine.FindAll(out, -1) {
+		for _, part := range strings.Split(string(m), ", ") {
+			if !strings.HasSuffix(part, " ms cpu") {
+				continue
+			}
+			// stw + assist/background/idle + stw: idle workers only
+			// soak up idle CPU, they cost the program nothing.
+			for _, f := range strings.Split(strings.TrimSuffix(part, " ms cpu"), "+") {
+				if ab := strings.Split(f, "/"); len(ab) == 3 {
+					f = ab[0] + "+" + ab[1]
+				}
+				for _, g := range strings.Split(f, "+") {
+					if v, err := strconv.ParseFloat(g, 64); err == nil {
+						total += v * 1e6
+					}
+				}
+			}
+		}
+	}
+	return total, gcLine.ReplaceAll(out, nil)
+}
+
+// RunBench runs `go test -run '^$' -bench pattern -benchmem -memprofile` on
+// pkg in dir, with GODEBUG=gctrace=1 to measure what the GC costs this
+// program. Extra arguments (-benchtime, -count) are passed to go test
+// before the package.
+func RunBench(dir, pattern, pkg string, extra ...string) (*Run, error) {
 	tmp, err := os.MkdirTemp("", "pooladvise")
 	if err != nil {
-		return "", nil, nil, err
+		return nil, err
 	}
-	profPath = filepath.Join(tmp, "mem.pprof")
+	prof := filepath.Join(tmp, "mem.pprof")
 	if pkg == "" {
 		pkg = "."
 	}
-	args := []string{"test", "-run", "^$", "-bench", regexp, "-benchmem", "-memprofile", profPath}
+	args := []string{"test", "-run", "^$", "-bench", pattern, "-benchmem", "-memprofile", prof}
 	args = append(args, extra...)
 	args = append(args, pkg)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
+	godebug := "gctrace=1"
+	if v := os.Getenv("GODEBUG"); v != "" {
+		godebug = v + "," + godebug
+	}
+	cmd.Env = append(os.Environ(), "GODEBUG="+godebug)
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	err = cmd.Run()
-	out = buf.Bytes()
+	gc, out := gcCPU(buf.Bytes())
 	if err != nil {
 		os.RemoveAll(tmp)
-		return "", nil, out, fmt.Errorf("pooladvise: go %s: %v\n%s", strings.Join(args, " "), err, out)
+		return nil, fmt.Errorf("pooladvise: go %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
-	if _, serr := os.Stat(profPath); serr != nil {
+	if _, serr := os.Stat(prof); serr != nil {
 		os.RemoveAll(tmp)
-		return "", nil, out, fmt.Errorf("pooladvise: go test wrote no profile (no benchmark matched %q?)\n%s", regexp, out)
+		return nil, fmt.Errorf("pooladvise: go test wrote no profile (no benchmark matched %q?)\n%s", pattern, out)
 	}
-	return profPath, ParseBench(bytes.NewReader(out)), out, nil
+	return &Run{Profile: prof, Results: ParseBench(bytes.NewReader(out)), Output: out, GCCPUNs: gc}, nil
 }

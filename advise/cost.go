@@ -15,19 +15,25 @@ import (
 //
 // Pooling an allocation site saves, per object the site allocates, the
 // time an allocation of that size costs (AllocNs, interpolated by size:
-// mallocgc, zeroing, page faults on fresh memory and the GC work the bytes
-// bring, as measured by a loop that allocates and drops objects of that
-// size), and costs, per object constructed, one Get+Put (RoundTripNs) plus
+// mallocgc, zeroing, page faults on fresh memory, as measured by a loop
+// that allocates and drops objects of that size, the GC running on an
+// almost empty heap), and costs, per object constructed, one Get+Put (RoundTripNs) plus
 // the object's Reset. A Reset whose cost is not known to be constant is
 // taken to clear every byte the object holds, at ClearNsPerByte.
 //
-//	saving = Σ objects(size)·AllocNs(size) − constructions·(RoundTripNs + reset)
+// Every allocated byte also brings GC work, which grows with the live heap
+// of the program: GCNsPerByte, measured from the GC trace of the user's
+// own benchmark run in -bench mode (GC CPU time / bytes allocated).
+//
+//	saving = Σ objects(size)·AllocNs(size) + bytes·GCNsPerByte − constructions·(RoundTripNs + reset)
 type Costs struct {
 	Sizes          []int     // object sizes, ascending
 	AllocNs        []float64 // ns per allocation of Sizes[i] bytes
 	ClearNsPerByte float64   // ns per byte to clear warm memory
 	RoundTripNs    float64   // ns per pool.Pool Get+Put
+	GCNsPerByte    float64   // GC CPU time per allocated byte, beyond what AllocNs includes
 	Source         string    // where the figures come from
+	GCSource       string    // where GCNsPerByte comes from
 }
 
 // DefaultCosts are figures measured with Calibrate on the 2-core
@@ -38,7 +44,9 @@ func DefaultCosts() *Costs {
 		AllocNs:        []float64{19, 33, 80, 250, 900, 3600, 14000, 56000, 250000},
 		ClearNsPerByte: 0.06,
 		RoundTripNs:    12,
+		GCNsPerByte:    0.1,
 		Source:         "built-in constants (measured with -calibrate on a 2-core AMD EPYC, Go 1.26)",
+		GCSource:       "built-in: the median of the programs measured in docs/advise.md",
 	}
 }
 
@@ -61,7 +69,7 @@ func (c *Costs) Alloc(size float64) float64 {
 // String describes the model and its figures in one paragraph.
 func (c *Costs) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "model: saving = Σ objects × alloc(size) − constructions × (Get+Put + Reset); ")
+	fmt.Fprintf(&b, "model: saving = Σ objects × alloc(size) + bytes × GC/byte − constructions × (Get+Put + Reset); ")
 	fmt.Fprintf(&b, "alloc(size) =")
 	for i, s := range c.Sizes {
 		if i > 0 {
@@ -69,8 +77,8 @@ func (c *Costs) String() string {
 		}
 		fmt.Fprintf(&b, " %s:%s", fmtBytes(float64(s)), fmtNs(c.AllocNs[i]))
 	}
-	fmt.Fprintf(&b, "; Get+Put = %s; a Reset not known to be O(1) clears the object's bytes at %.3f ns/B; %s",
-		fmtNs(c.RoundTripNs), c.ClearNsPerByte, c.Source)
+	fmt.Fprintf(&b, "; GC/byte = %.3g ns (%s); Get+Put = %s; a Reset not known to be O(1) clears the object's bytes at %.3f ns/B; %s",
+		c.GCNsPerByte, c.GCSource, fmtNs(c.RoundTripNs), c.ClearNsPerByte, c.Source)
 	return b.String()
 }
 
@@ -92,9 +100,13 @@ func Calibrate() *Costs {
 		return m
 	}
 	const window = 8 * time.Millisecond
+	// The GC runs, with an almost empty heap: what it costs at the
+	// minimum heap size (4 MB) is in AllocNs; what a program's live heap
+	// adds is GCNsPerByte.
 	runtime.GC()
 	for i, size := range c.Sizes {
 		c.AllocNs[i] = best(func() float64 {
+			defer func() { sinkBytes = nil }()
 			n := 0
 			start := time.Now()
 			for time.Since(start) < window {
@@ -106,7 +118,6 @@ func Calibrate() *Costs {
 			return float64(time.Since(start).Nanoseconds()) / float64(n)
 		})
 	}
-	sinkBytes = nil
 	p := make([]byte, 256<<10)
 	c.ClearNsPerByte = best(func() float64 {
 		n := 0

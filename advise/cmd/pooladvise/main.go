@@ -55,17 +55,17 @@ func main() {
 		if *benchtime != "" {
 			extra = append(extra, "-benchtime", *benchtime)
 		}
-		p, results, out, err := advise.RunBench("", *bench, pkg, extra...)
+		run, err := advise.RunBench("", *bench, pkg, extra...)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		defer os.RemoveAll(filepath.Dir(p))
+		defer os.RemoveAll(filepath.Dir(run.Profile))
 		if !*jsonOut {
-			os.Stdout.Write(out)
+			os.Stdout.Write(run.Output)
 			fmt.Println()
 		}
-		path, opts.Bench = p, results
+		path, opts.Bench, opts.GCCPUNs = run.Profile, run.Results, run.GCCPUNs
 		opts.Patterns = []string{pkg}
 	}
 	f, err := os.Open(path)
