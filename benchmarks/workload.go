@@ -34,6 +34,12 @@ type Workload struct {
 	// none); nil for most workloads.
 	Also []string
 
+	// Gate lists the units on which a pooled strategy must beat alloc for
+	// pooling to pay; nil means the judged units (Metric and Also). bloat
+	// sets it to time: allocating retains nothing, so retained heap can
+	// only rank the pools, not decide whether pooling pays.
+	Gate []string
+
 	// Baseline names a strategy the verdict quotes next to the
 	// recommended one on Metric ("alloc" for most workloads; "syncpool"
 	// for bloat, where the question is what sync.Pool keeps). Pooling is
@@ -114,6 +120,15 @@ var benchNames = map[string]string{
 // Judged returns the units w's verdict judges: Metric, then Also.
 func (w *Workload) Judged() []string {
 	return append([]string{w.Metric}, w.Also...)
+}
+
+// GateUnits returns the units w's verdict judges pooling against alloc
+// on: Gate, or the judged units when Gate is nil.
+func (w *Workload) GateUnits() []string {
+	if w.Gate != nil {
+		return w.Gate
+	}
+	return w.Judged()
 }
 
 // IsProject reports whether the strategy named name is built on this

@@ -33,9 +33,10 @@ var unitTitles = map[string]string{
 // intervals as error bars; the recommended strategy highlighted; a log
 // scale when the bars span more than 10x).
 func WriteHTML(w io.Writer, rep *Report) error {
+	type cell struct{ Median, CI string }
 	type row struct {
 		*Strategy
-		Cells       []string
+		Cells       []cell
 		Recommended bool
 	}
 	type section struct {
@@ -52,7 +53,7 @@ func WriteHTML(w io.Writer, rep *Report) error {
 			s := &r.Strategies[k]
 			rw := row{Strategy: s, Recommended: s.Name == r.Verdict.Winner}
 			for _, u := range Units {
-				rw.Cells = append(rw.Cells, s.Stat(u).String())
+				rw.Cells = append(rw.Cells, splitStat(s.Stat(u)))
 			}
 			sec.Rows = append(sec.Rows, rw)
 		}
@@ -79,6 +80,18 @@ func WriteHTML(w io.Writer, rep *Report) error {
 		Legend   [][2]string
 		Heads    []string
 	}{rep, sections, Legend, heads})
+}
+
+// splitStat returns the median and the interval of st as Stat.String
+// writes them, apart.
+func splitStat(st *Stat) (c struct{ Median, CI string }) {
+	str := st.String()
+	if st == nil || strings.HasPrefix(str, "<") {
+		c.Median = str
+		return c
+	}
+	c.Median, c.CI = FormatValue(st.Unit, st.Median), st.Pct()
+	return c
 }
 
 // A bar is one strategy in a chart.
@@ -328,7 +341,13 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"actClass": func(action string) string {
 		return map[string]string{ActPool: "pool-it", ActDontPool: "dont-pool"}[action] + map[bool]string{true: "inconclusive"}[action == ActInconclusive]
 	},
-	"judged": func(r *Result) string { return strings.Join(r.Judged(), " and ") },
+	"judged": func(r *Result) string {
+		j, g := strings.Join(r.Judged(), " and "), strings.Join(r.GateUnits(), " and ")
+		if j == g {
+			return "Judged on " + j + "."
+		}
+		return "Pooling must beat alloc on " + g + "; the pools that do are ranked on " + j + "."
+	},
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -339,7 +358,9 @@ body { font-family: "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; font-siz
 h1 { font-size: 1.6em; margin-bottom: 0.2em; }
 h2 { font-size: 1.25em; margin: 1.6em 0 0.3em; border-bottom: 2px solid #ddd; }
 table { border-collapse: collapse; margin: 0.6em 0; font-variant-numeric: tabular-nums; }
-th, td { padding: 0.25em 0.7em; text-align: right; border-bottom: 1px solid #e3e3e3; }
+th, td { padding: 0.25em 0.6em; text-align: right; border-bottom: 1px solid #e3e3e3; white-space: nowrap; }
+td.text { white-space: normal; }
+.ci { color: #777; font-size: 0.85em; font-weight: normal; }
 th { background: #f4f4f4; }
 th:first-child, td:first-child { text-align: left; }
 td.text, th.text { text-align: left; }
@@ -380,11 +401,11 @@ until every comparison its verdict needs was settled, at most {{.Count}} runs or
 {{range .Sections}}
 <section class="workload" id="{{.Workload}}-{{.Procs}}">
 <h2>{{.Workload}} <small class="meta">GOMAXPROCS={{.Procs}}, {{.Runs}} runs per strategy</small></h2>
-<p>{{.Doc}}. Judged on {{judged .Result}}.</p>
+<p>{{.Doc}}. {{judged .Result}}</p>
 <p class="verdict {{actClass .Verdict.Action}}">{{.Verdict.Text}}</p>
 <table>
 <tr><th>strategy</th>{{range $.Heads}}<th>{{.}}</th>{{end}}</tr>
-{{range .Rows}}<tr{{if .Recommended}} class="rec"{{end}}><td title="{{.Doc}}">{{if .Recommended}}★ {{end}}{{.Name}}</td>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
+{{range .Rows}}<tr{{if .Recommended}} class="rec"{{end}}><td title="{{.Doc}}">{{if .Recommended}}★ {{end}}{{.Name}}</td>{{range .Cells}}<td>{{.Median}}{{if .CI}} <span class="ci">{{.CI}}</span>{{end}}</td>{{end}}</tr>
 {{end}}</table>
 <div class="charts">{{range .Charts}}{{.}}{{end}}</div>
 </section>

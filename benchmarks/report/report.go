@@ -47,6 +47,7 @@ type Result struct {
 	Procs      int        `json:"gomaxprocs"`
 	Metric     string     `json:"metric"`         // the unit the workload is about, judged first
 	Also       []string   `json:"also,omitempty"` // other units the verdict judges
+	Gate       []string   `json:"gate"`           // units on which pooling must beat alloc
 	Baseline   string     `json:"baseline"`       // strategy the verdict quotes next to its recommendation
 	Project    []string   `json:"project"`        // strategies built on this project's pools, in order of preference
 	Runs       int        `json:"runs"`           // runs per strategy (the fewest, if they differ)
@@ -112,7 +113,7 @@ func Value(m benchmarks.Measurement, unit string) float64 {
 // verdict.
 func NewResult(w *benchmarks.Workload, procs int, runs map[string][]benchmarks.Measurement) Result {
 	r := Result{Workload: w.Name, Bench: w.BenchName(), Doc: w.Doc, Procs: procs, Metric: w.Metric,
-		Also: w.Also, Baseline: w.Baseline, Project: w.Project}
+		Also: w.Also, Gate: w.GateUnits(), Baseline: w.Baseline, Project: w.Project}
 	for _, s := range w.Strategies {
 		ms := runs[s.Name]
 		if len(ms) == 0 {
@@ -168,8 +169,18 @@ func (s *Strategy) values(unit string) []float64 {
 	return vs
 }
 
-// Judged returns the units r's verdict judges: Metric, then Also.
+// Judged returns the units r's verdict ranks strategies on: Metric, then
+// Also.
 func (r *Result) Judged() []string { return append([]string{r.Metric}, r.Also...) }
+
+// GateUnits returns the units on which a pooled strategy must beat alloc:
+// Gate, or the judged units.
+func (r *Result) GateUnits() []string {
+	if len(r.Gate) > 0 {
+		return r.Gate
+	}
+	return r.Judged()
+}
 
 // WriteJSON writes rep as indented JSON.
 func WriteJSON(w io.Writer, rep *Report) error {

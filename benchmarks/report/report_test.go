@@ -14,7 +14,8 @@ import (
 // workload describes a synthetic workload for synthetic.
 type workload struct {
 	name, metric, baseline string
-	also, project          []string
+	also, gate, project    []string
+	ns                     map[string]float64 // ns/op per strategy when metric is not ns/op (default 100)
 }
 
 var timeWorkload = workload{name: "w", metric: "ns/op", baseline: "alloc", project: []string{"pool"}}
@@ -23,7 +24,7 @@ var timeWorkload = workload{name: "w", metric: "ns/op", baseline: "alloc", proje
 // metric; other units get fixed figures (alloc 2 allocs/op and hit ratio
 // 0, pools 0 allocs/op and hit ratio 1).
 func synthetic(wl workload, samples map[string][]float64) Result {
-	w := &benchmarks.Workload{Name: wl.name, Doc: "synthetic", Metric: wl.metric, Also: wl.also, Baseline: wl.baseline,
+	w := &benchmarks.Workload{Name: wl.name, Doc: "synthetic", Metric: wl.metric, Also: wl.also, Gate: wl.gate, Baseline: wl.baseline,
 		Project: wl.project, GetsPerOp: 1}
 	runs := map[string][]benchmarks.Measurement{}
 	for _, name := range []string{"alloc", "syncpool", "pool", "chan"} {
@@ -34,6 +35,9 @@ func synthetic(wl workload, samples map[string][]float64) Result {
 		w.Strategies = append(w.Strategies, benchmarks.Strategy{Name: name, Doc: name + " doc", GivesUp: map[string]string{"chan": "no stats"}[name]})
 		for i, v := range vs {
 			m := benchmarks.Measurement{Ops: 1000 + i, NsPerOp: 100, RetainedBytes: 0, HitRatio: 1, GCPerMop: 1}
+			if ns, ok := wl.ns[name]; ok {
+				m.NsPerOp = ns * (1 + 0.01*float64(i%3))
+			}
 			if name == "alloc" {
 				m.AllocsPerOp, m.BytesPerOp, m.HitRatio = 2, 64, 0
 			}
@@ -123,7 +127,7 @@ func TestDecide(t *testing.T) {
 	}{
 		{"pool wins", timeWorkload,
 			map[string][]float64{"alloc": spread(280, 6), "syncpool": spread(150, 6), "pool": spread(100, 6)},
-			ActPool, "pool", []string{"pool it: pool (pool doc): 2.8x faster than alloc (99.8 vs 280)"}},
+			ActPool, "pool", []string{"pool it: pool (pool doc): 2.8x faster than alloc (99.8ns vs 280ns)"}},
 		{"a faster pool than the project's by less than the switch margin", timeWorkload,
 			map[string][]float64{"alloc": spread(280, 6), "pool": spread(100, 6), "chan": spread(93, 6)},
 			ActPool, "pool", []string{"pool it: pool"}},
@@ -146,6 +150,11 @@ func TestDecide(t *testing.T) {
 			workload{name: "bloat", metric: "retained-B", also: []string{"ns/op"}, baseline: "syncpool", project: []string{"pool"}},
 			map[string][]float64{"alloc": spread(1000, 6), "syncpool": spread(8<<20, 6), "pool": spread(2000, 6)},
 			ActDontPool, "alloc", []string{"don't pool"}}, // same time, same (no) retained heap: nothing gained
+		{"retained ranks the pools that pay in time",
+			workload{name: "bloat", metric: "retained-B", also: []string{"ns/op"}, gate: []string{"ns/op"}, baseline: "syncpool",
+				project: []string{"pool"}, ns: map[string]float64{"alloc": 300, "syncpool": 50, "pool": 100, "chan": 60}},
+			map[string][]float64{"alloc": spread(1000, 6), "syncpool": spread(8<<20, 6), "pool": spread(800<<10, 6), "chan": spread(16<<20, 6)},
+			ActPool, "pool", []string{"pool it: pool", "3x faster than alloc", "retains 799KiB after the load (syncpool: 7.99MiB)"}},
 		{"hit ratio and allocs", gc,
 			map[string][]float64{"alloc": spread(0.001, 6), "syncpool": spread(0.001, 6), "pool": spread(0.98, 6)},
 			ActPool, "pool", []string{"hit ratio 0.98 (alloc: 0.00)", "0.00 allocs/op (alloc: 2.00)", "(syncpool: 0.00)"}},
@@ -178,10 +187,11 @@ func TestStatString(t *testing.T) {
 		stat Stat
 		want string
 	}{
-		{Stat{Unit: "ns/op", Median: 412, Lo: f(400), Hi: f(430)}, "412 ±4%"},
-		{Stat{Unit: "ns/op", Median: 224, Lo: f(100), Hi: f(980)}, "224 100–980"},
-		{Stat{Unit: "ns/op", Median: 50000, Lo: f(49000), Hi: f(51000)}, "50000 ±2%"},
-		{Stat{Unit: "ns/op", Median: 2.5e8, Lo: f(2.4e8), Hi: f(2.6e8)}, "250000000 ±4%"},
+		{Stat{Unit: "ns/op", Median: 412, Lo: f(400), Hi: f(430)}, "412ns ±4%"},
+		{Stat{Unit: "ns/op", Median: 224, Lo: f(100), Hi: f(980)}, "224ns 100ns–980ns"},
+		{Stat{Unit: "ns/op", Median: 50000, Lo: f(49000), Hi: f(51000)}, "50µs ±2%"},
+		{Stat{Unit: "ns/op", Median: 2.5e8, Lo: f(2.4e8), Hi: f(2.6e8)}, "250ms ±4%"},
+		{Stat{Unit: "gc/Mop", Median: 2.5e6, Lo: f(2.5e6), Hi: f(2.5e6)}, "2500000 ±0%"},
 		{Stat{Unit: "retained-B", Median: 4000, Lo: f(0), Hi: f(9000)}, "<64KiB"},
 		{Stat{Unit: "retained-B", Median: 4 << 20, Lo: f(4 << 20), Hi: f(8 << 20)}, "4MiB ±100%"},
 		{Stat{Unit: "retained-B", Median: 700 << 10, Lo: f(10 << 10), Hi: f(720 << 10)}, "700KiB ±91%"},
@@ -340,7 +350,7 @@ func TestTable(t *testing.T) {
 	WriteTable(&b, &r)
 	WriteLegend(&b)
 	out := b.String()
-	for _, want := range []string{"strategy", "ns/op", "hit ratio", "retained", "GC/Mop", "* pool", "verdict: pool it: pool", "allocs/op  heap allocations"} {
+	for _, want := range []string{"strategy", "time/op", "hit ratio", "retained", "GC/Mop", "* pool", "verdict: pool it: pool", "allocs/op  heap allocations"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}

@@ -12,7 +12,7 @@ import (
 
 // columns are the table's headings, one per unit of Units.
 var columns = map[string]string{
-	"ns/op": "ns/op", "B/op": "B/op", "allocs/op": "allocs/op",
+	"ns/op": "time/op", "B/op": "B/op", "allocs/op": "allocs/op",
 	"hit-ratio": "hit ratio", "retained-B": "retained", "gc/Mop": "GC/Mop",
 }
 
@@ -21,7 +21,7 @@ var columns = map[string]string{
 // its summary.
 var Legend = [][2]string{
 	{"figures", fmt.Sprintf("median of the runs ± half the width of its %.0f%% confidence interval, in %% of the median (golang.org/x/perf/benchmath); lo–hi when that would exceed 100%%", Confidence*100)},
-	{"ns/op", "wall time per operation"},
+	{"time/op", "wall time per operation (ns/op in the JSON and benchfmt outputs)"},
 	{"B/op", "heap bytes allocated per operation"},
 	{"allocs/op", "heap allocations per operation, not rounded (0.01 is one allocation every 100 operations)"},
 	{"hit ratio", "share of the objects taken that the strategy reused instead of creating; - when the library does not say"},
@@ -147,15 +147,17 @@ func (s *Stat) Pct() string {
 	return FormatValue(s.Unit, lo) + "–" + FormatValue(s.Unit, hi)
 }
 
-// FormatValue formats v in unit for people: bytes with binary prefixes,
-// ratios with two decimals, others with 3 significant digits and no
-// exponent.
+// FormatValue formats v in unit for people: times with a unit ("412ns",
+// "1.2ms"), bytes with binary prefixes, ratios with two decimals, others
+// with 3 significant digits and no exponent.
 func FormatValue(unit string, v float64) string {
 	switch unit {
 	case "B/op", "retained-B":
 		return formatBytes(v)
 	case "hit-ratio":
 		return fmt.Sprintf("%.2f", v)
+	case "ns/op":
+		return formatNs(v)
 	case "allocs/op":
 		if v != 0 && math.Abs(v) < 0.01 {
 			return fmt.Sprintf("%.2g", v)

@@ -62,13 +62,16 @@ const (
 	unknown
 )
 
-// judge answers "does a beat b?" for the units of r, remembering every
-// comparison it makes.
+// judge answers "does a beat b?" on units, remembering every comparison
+// it makes.
 type judge struct {
 	r     *Result
 	units []string
 	made  map[[3]string]Comparison
 }
+
+// on returns j judging on other units, sharing the comparisons made.
+func (j *judge) on(units []string) *judge { return &judge{r: j.r, units: units, made: j.made} }
 
 func (j *judge) compare(a, b *Strategy, unit string, margin float64) Comparison {
 	key := [3]string{a.Name, b.Name, unit + fmt.Sprint(margin)}
@@ -122,11 +125,12 @@ func (j *judge) beats(a, b *Strategy, margin float64) (ans tri, pending []Compar
 // Decide returns the verdict on r (see Verdict).
 func Decide(r *Result) Verdict {
 	j := &judge{r: r, units: r.Judged(), made: map[[3]string]Comparison{}}
+	gate := j.on(r.GateUnits())
 	var alloc *Strategy
 	var pooled, project []*Strategy
 	for i := range r.Strategies {
 		s := &r.Strategies[i]
-		if !hasUnits(s, j.units) {
+		if !hasUnits(s, j.units) || !hasUnits(s, gate.units) {
 			continue
 		}
 		if s.Name == "alloc" {
@@ -151,7 +155,7 @@ func Decide(r *Result) Verdict {
 		winners = pooled // alloc filtered out: compare the pools only
 	} else {
 		for _, p := range pooled {
-			switch ans, pend := j.beats(p, alloc, GateMargin); ans {
+			switch ans, pend := gate.beats(p, alloc, GateMargin); ans {
 			case yes:
 				winners = append(winners, p)
 			case unknown:
@@ -163,13 +167,17 @@ func Decide(r *Result) Verdict {
 		if len(gatePending) > 0 {
 			return inconclusive(r, gatePending)
 		}
-		return dontPool(r, j, alloc, pooled)
+		return dontPool(r, gate, alloc, pooled)
 	}
 
-	// The project's pool: the first of Project, or a later one that beats it.
+	// The project's pool: the first of Project that pays, or a later one
+	// that pays and beats it.
 	var rec *Strategy
 	var pending []Comparison
 	for _, p := range project {
+		if !contains(winners, p) {
+			continue
+		}
 		if rec == nil {
 			rec = p
 			continue
@@ -179,10 +187,6 @@ func Decide(r *Result) Verdict {
 			rec = p
 		}
 		pending = append(pending, pend...)
-	}
-	// A recommendation must beat alloc itself.
-	if rec != nil && alloc != nil && !contains(winners, rec) {
-		rec = nil
 	}
 	best := rec
 	for _, s := range winners {
@@ -199,7 +203,7 @@ func Decide(r *Result) Verdict {
 		}
 		pending = append(pending, pend...)
 	}
-	return poolIt(r, j, alloc, rec, best, pending)
+	return poolIt(r, j, gate, alloc, rec, best, pending)
 }
 
 func hasUnits(s *Strategy, units []string) bool {
@@ -246,11 +250,11 @@ func dontPool(r *Result, j *judge, alloc *Strategy, pooled []*Strategy) Verdict 
 		Why: "the closest pool, " + closest.A + ": " + describe(r, closest), Text: text}
 }
 
-func poolIt(r *Result, j *judge, alloc, rec, best *Strategy, pending []Comparison) Verdict {
+func poolIt(r *Result, j, gate *judge, alloc, rec, best *Strategy, pending []Comparison) Verdict {
 	v := Verdict{Action: ActPool, Winner: best.Name, Significant: true, Pending: pending}
 	var parts []string
 	if alloc != nil {
-		for _, u := range j.units {
+		for _, u := range gate.units {
 			c := j.compare(best, alloc, u, GateMargin)
 			v.Basis = append(v.Basis, c)
 			parts = append(parts, describe(r, c))
