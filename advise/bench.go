@@ -144,16 +144,17 @@ func RunBench(dir, pattern, pkg string, extra ...string) (*Run, error) {
 	if pkg == "" {
 		pkg = "."
 	}
-	args := []string{"test", "-run", "^$", "-bench", pattern, "-benchmem", "-memprofile", prof}
-	args = append(args, extra...)
-	args = append(args, pkg)
-	cmd := exec.Command("go", args...)
-	cmd.Dir = dir
+	// The GC trace is asked of the test binary only (through -exec), not
+	// of the go command and the compiler it runs.
 	godebug := "gctrace=1"
 	if v := os.Getenv("GODEBUG"); v != "" {
 		godebug = v + "," + godebug
 	}
-	cmd.Env = append(os.Environ(), "GODEBUG="+godebug)
+	args := []string{"test", "-exec", "env GODEBUG=" + godebug, "-run", "^$", "-bench", pattern, "-benchmem", "-memprofile", prof}
+	args = append(args, extra...)
+	args = append(args, pkg)
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	err = cmd.Run()
