@@ -104,12 +104,16 @@ type Run struct {
 // gcLine matches a line of GODEBUG=gctrace=1 output.
 var gcLine = regexp.MustCompile(`gc \d+ @[0-9.]+s [0-9]+%: [^\n]*\n`)
 
-// gcCPU sums the CPU time of the GC trace lines in out, in ns, and returns
+// gcCPU sums the CPU time of the GC trace lines in out, in ns (cycles the
+// allocations caused: not forced ones), and returns
 // out without them. A trace line may interrupt a benchmark result line
 // ("BenchmarkX-2 \tgc 3 @...\n   200\t 390074 ns/op"): removing it mends it.
 func gcCPU(out []byte) (float64, []byte) {
 	total := 0.0
 	for _, m := range gcLine.FindAll(out, -1) {
+		if bytes.Contains(m, []byte("(forced)")) {
+			continue // testing calls runtime.GC before each run: not the program's cost
+		}
 		for _, part := range strings.Split(string(m), ", ") {
 			if !strings.HasSuffix(part, " ms cpu") {
 				continue
