@@ -38,6 +38,7 @@ func acquireOllamaResponse() *OllamaResponse {
 
 func releaseOllamaResponse(r *OllamaResponse) {
 	r.ID = ""
+	clear(r.Choices)
 	r.Choices = r.Choices[:0]
 	ollamaResponsePool.Put(r)
 }

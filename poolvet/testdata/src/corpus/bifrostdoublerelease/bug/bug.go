@@ -41,7 +41,7 @@ func Stream(produce func(chan<- chunk)) (<-chan chunk, error) {
 	}()
 	first, ok := <-msg.stream
 	if !ok || first.err != nil {
-		releaseStreamMessage(msg) // want `twice|again|more than once|doubleput`
+		releaseStreamMessage(msg) // want `twice|again|more than once|doubleput|may still use|handed to`
 		if first.err == nil {
 			first.err = errors.New("empty stream")
 		}

@@ -1,7 +1,7 @@
 // Package fixed is a fixed twin of the bifrost double release reported in
 // langwatch/tasks#585 (https://github.com/langwatch/tasks/issues/585): the
-// error path goes through the same once-guarded finalizer, so the message
-// is released exactly once.
+// error path leaves the release to the stream goroutine's once-guarded
+// finalizer, so the message is released exactly once, after its last use.
 package fixed
 
 import (
@@ -35,7 +35,6 @@ func Stream(produce func(chan<- chunk)) (<-chan chunk, error) {
 	}()
 	first, ok := <-msg.stream
 	if !ok || first.err != nil {
-		finalize()
 		if first.err == nil {
 			first.err = errors.New("empty stream")
 		}
