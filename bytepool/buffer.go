@@ -158,6 +158,16 @@ func callGrow(grow func(*Buffer, int), b *Buffer, n int) { grow(b, n) }
 
 // grow makes room for at least n more bytes (slow path of every write).
 func (b *Buffer) grow(n int) {
+	old := b.buf
+	b.buf = b.grown(n)
+	if old != nil {
+		b.state().pool.Put(old)
+	}
+}
+
+// grown returns new storage with room for at least n more bytes beyond
+// b's contents, which it copies; b's storage is left to the caller.
+func (b *Buffer) grown(n int) []byte {
 	l := len(b.buf)
 	need := l + n
 	if need < l {
@@ -175,10 +185,7 @@ func (b *Buffer) grow(n int) {
 		nb = make([]byte, l, size)
 	}
 	copy(nb, b.buf)
-	if b.buf != nil {
-		s.pool.Put(b.buf)
-	}
-	b.buf = nb
+	return nb
 }
 
 // shrink notes the length before it goes down, for the learner.
@@ -242,13 +249,29 @@ func (b *Buffer) Grow(n int) {
 	}
 }
 
-// Write appends p to b. It always returns len(p), nil.
+// Write appends p to b. It always returns len(p), nil. p may be b's own
+// contents (b.Bytes()).
 func (b *Buffer) Write(p []byte) (int, error) {
 	if len(p) > cap(b.buf)-len(b.buf) {
-		callGrow((*Buffer).grow, b, len(p))
+		callWrite((*Buffer).writeSlow, b, p)
+		return len(p), nil
 	}
 	b.buf = append(b.buf, p...)
 	return len(p), nil
+}
+
+// callWrite calls write(b, p), for Write's slow path; see callGrow.
+func callWrite(write func(*Buffer, []byte), b *Buffer, p []byte) { write(b, p) }
+
+// writeSlow is Write when b must grow: p may alias b's storage, so the old
+// storage goes back to the pool only after p was copied.
+func (b *Buffer) writeSlow(p []byte) {
+	old := b.buf
+	b.buf = b.grown(len(p))
+	b.buf = append(b.buf, p...)
+	if old != nil {
+		b.state().pool.Put(old)
+	}
 }
 
 // WriteString appends s to b. It always returns len(s), nil.

@@ -371,3 +371,32 @@ func TestWritesInline(t *testing.T) {
 		}
 	}
 }
+
+// TestBufferWriteOwnBytes: Write of the Buffer's own contents (as
+// bytes.Buffer allows) survives the growth it causes: the old storage goes
+// back to the pool only after it was copied from. With poison=1 a Put
+// before the copy would fill it with 0xa5 first.
+func TestBufferWriteOwnBytes(t *testing.T) {
+	debugTest(t, "poison=1")
+	var p bytepool.Pool
+	b := p.GetBuffer()
+	b.WriteString("abc")
+	want := "abc"
+	for range 12 {
+		b.Write(b.Bytes())
+		want += want
+		if got := b.String(); got != want {
+			t.Fatalf("after Write(Bytes()): %d bytes, first difference at %d; want %d bytes of abc...", len(got), firstDiff(got, want), len(want))
+		}
+	}
+	b.Free()
+}
+
+func firstDiff(a, b string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
