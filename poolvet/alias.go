@@ -312,6 +312,10 @@ func (c *checker) resetsObj(fn *ssa.Function, key objKey) bool {
 				if !key.cell && x.Addr == key.v {
 					return true
 				}
+				// *obj = T{} through the asserted pointer.
+				if ta, ok := x.Addr.(*ssa.TypeAssert); ok && !key.cell && al[ta] {
+					return true
+				}
 			case ssa.CallInstruction:
 				com := x.Common()
 				if com.IsInvoke() {

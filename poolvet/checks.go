@@ -55,14 +55,29 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 			continue
 		}
 		if p.cond {
-			continue // the callee may not put it: stay silent
+			// The callee may not put it: no use is reported, but a later
+			// Put that always puts it is a double Put on the paths where
+			// the callee did, unless the caller looks at what the callee
+			// returned (if !r.recycleIfDone() { ...; Put(r) }).
+			if !p.deferred && !resultUsed(p.instr) {
+				c.newTracker(fn, p.key).walk(p.instr, func(instr ssa.Instruction, path *path) action {
+					for _, q := range putAt[instr] {
+						if q != p && !q.cond && q.field == p.field && c.newTracker(fn, p.key).sameObject(path, q.key) {
+							double(q, p, "%s may be put into the pool twice: the call at line %d already puts it on some paths")
+							return stopAll
+						}
+					}
+					return next
+				})
+			}
+			continue
 		}
 		t := c.newTracker(fn, p.key)
 		if !p.deferred {
-			used := false // report the first use only, but go on looking for a second Put
+			used := p.field // report the first use only, but go on looking for a second Put; a Close method puts a field, so uses of the receiver are fine
 			t.walk(p.instr, func(instr ssa.Instruction, path *path) action {
 				for _, q := range putAt[instr] {
-					if q.cond {
+					if q.cond || q.field != p.field {
 						continue
 					}
 					if t.sameObject(path, q.key) {
@@ -85,7 +100,7 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 			continue
 		}
 		t.walk(p.instr, func(instr ssa.Instruction, path *path) action {
-			if ret, ok := instr.(*ssa.Return); ok {
+			if ret, ok := instr.(*ssa.Return); ok && !p.field {
 				for _, r := range ret.Results {
 					if t.class(path, r) != notAlias {
 						c.report(checkUseAfterPut, c.posOf(instr, p.instr), nil,
@@ -96,7 +111,7 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 				}
 			}
 			for _, q := range putAt[instr] {
-				if q.cond {
+				if q.cond || q.field != p.field {
 					continue
 				}
 				if q == p {
@@ -114,6 +129,24 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 			return next
 		})
 	}
+}
+
+// resultUsed reports whether the results of a call are used.
+func resultUsed(ci ssa.CallInstruction) bool {
+	call, ok := ci.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	refs := call.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if _, dbg := r.(*ssa.DebugRef); !dbg {
+			return true
+		}
+	}
+	return false
 }
 
 // trackable reports whether the object of a put site has an identity worth
@@ -164,15 +197,24 @@ func (c *checker) checkNoReset(fn *ssa.Function, puts []putSite, gets []getSite)
 				}
 			}
 		}
-		if objT == nil || types.IsInterface(objT) || !hasResetMethod(objT) {
+		if objT == nil || types.IsInterface(objT) {
 			continue
+		}
+		decoded := false
+		if !hasResetMethod(objT) {
+			// Decoding into a pooled struct merges: fields absent from the
+			// input keep the previous user's values (prebid-cache#64).
+			if _, ok := derefStruct(objT); !ok || !c.decodedInto(fn, g.call) || c.writesField(fn, g.call) {
+				continue
+			}
+			decoded = true
 		}
 		if c.resetsObj(fn, objKey{g.call, false}) {
 			continue
 		}
 		for i := range puts {
 			p := &puts[i]
-			if p.resets || p.prim != nil && (p.prim.kind == kindByte || c.poolResets(p.prim, p.args)) {
+			if p.resets || p.field || p.prim != nil && (p.prim.kind == kindByte || c.poolResets(p.prim, p.args)) {
 				continue
 			}
 			if p.key.cell {
@@ -185,12 +227,64 @@ func (c *checker) checkNoReset(fn *ssa.Function, puts []putSite, gets []getSite)
 			if c.resetsObj(fn, p.key) {
 				continue
 			}
+			if decoded {
+				c.report(checkNoReset, p.instr.Pos(), nil,
+					"%s (%s) was decoded into without being cleared and goes back to the pool: the next user's decode keeps the fields its input lacks from this one",
+					c.objName(p), types.TypeString(objT, types.RelativeTo(c.pass.Pkg)))
+				break
+			}
 			c.report(checkNoReset, p.instr.Pos(), nil,
 				"%s (%s) goes back to the pool without Reset and the pool has no Reset hook: the next user sees this one's data",
 				c.objName(p), types.TypeString(objT, types.RelativeTo(c.pass.Pkg)))
 			break
 		}
 	}
+}
+
+// decodedInto reports whether fn passes the object got by get to a
+// function or method named Unmarshal or Decode (encoding/json, xml, gob,
+// and look-alikes), which fill a struct without clearing it first.
+func (c *checker) decodedInto(fn *ssa.Function, get ssa.Value) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			com := ci.Common()
+			var name string
+			if com.IsInvoke() {
+				name = com.Method.Name()
+			} else if callee := com.StaticCallee(); callee != nil {
+				name = callee.Name()
+			}
+			if name != "Unmarshal" && name != "Decode" {
+				continue
+			}
+			for _, a := range com.Args {
+				if c.flowsFrom(a, get) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// writesField reports whether fn stores into a field of the object got by
+// get: put.Puts = put.Puts[:0] before a decode clears what it must.
+func (c *checker) writesField(fn *ssa.Function, get ssa.Value) bool {
+	al := c.aliasesOf(fn, objKey{get, false}, true)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok {
+				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && al[fa.X] {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // storesFrom reports whether fn stores a value that flows from src into the

@@ -26,7 +26,7 @@ func (c *checker) checkHandOffs(fn *ssa.Function, puts []putSite) {
 	}
 	for i := range puts {
 		p := &puts[i]
-		if !trackable(p) || p.cond {
+		if !trackable(p) || p.cond || p.field {
 			continue
 		}
 		t := c.newTracker(fn, p.key)

@@ -104,6 +104,7 @@ type wrapperFact struct {
 	PutParams   []int // indexes of the parameters put into a pool (receiver first)
 	ResetParams []int // the subset of PutParams reset before being put
 	CondParams  []int // the subset of PutParams that some path does not put
+	FieldParams []int // the subset of PutParams of which only a field is put (a Close method)
 	Gets        bool  // result 0 may be an object taken from a pool
 	GetResets   bool  // that object is reset (or the pool resets it) before return
 	Aliases     bool  // result 0 shares memory with parameter 0 (like Bytes)
@@ -123,6 +124,11 @@ func (f *wrapperFact) String() string {
 		for _, r := range f.CondParams {
 			if r == p {
 				s += "?"
+			}
+		}
+		for _, r := range f.FieldParams {
+			if r == p {
+				s += ".field"
 			}
 		}
 		parts = append(parts, s)
@@ -151,6 +157,7 @@ type freePut struct {
 type paramPut struct {
 	resets bool // it is reset before the Put
 	cond   bool // some path through the function does not put it
+	field  bool // only a field of it is put: calling the function twice puts that field twice
 }
 
 // A summary says how a function acts on pools, as seen by its callers.
@@ -296,6 +303,11 @@ func (c *checker) calleeOf(com *ssa.CallCommon) (callee, bool) {
 					pp.cond = true
 					s.putParams[p] = pp
 				}
+				for _, p := range f.FieldParams {
+					pp := s.putParams[p]
+					pp.field = true
+					s.putParams[p] = pp
+				}
 			}
 			return callee{sum: s}, true
 		}
@@ -313,6 +325,7 @@ type putSite struct {
 	deferred bool
 	resets   bool // the callee resets the object before putting it
 	cond     bool // the callee may return without putting it
+	field    bool // the callee puts a field of arg, not arg (a Close method)
 	param    int  // index of arg among the call's arguments, or -1 (closure binding)
 }
 
@@ -355,7 +368,7 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 			for idx, pp := range s.putParams {
 				if idx < len(args) {
 					arg := args[idx]
-					puts = append(puts, putSite{instr: ci, args: args, key: rootOf(arg), arg: arg, deferred: deferred, resets: pp.resets, cond: pp.cond, param: idx})
+					puts = append(puts, putSite{instr: ci, args: args, key: rootOf(arg), arg: arg, deferred: deferred, resets: pp.resets, cond: pp.cond, field: pp.field, param: idx})
 				}
 			}
 			if mc, ok := com.Value.(*ssa.MakeClosure); ok {
@@ -512,12 +525,13 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 	// The unconditional put instructions of each parameter: the parameter
 	// is always put if every path passes through one of them.
 	paramPuts := map[int][]ssa.Instruction{}
-	addParam := func(i int, p *putSite, resets bool) {
+	addParam := func(i int, p *putSite, resets, field bool) {
 		if s.putParams == nil {
 			s.putParams = map[int]paramPut{}
 		}
-		pp := s.putParams[i]
+		pp, seen := s.putParams[i]
 		pp.resets = pp.resets || resets
+		pp.field = field && (!seen || pp.field)
 		s.putParams[i] = pp
 		if !p.cond {
 			paramPuts[i] = append(paramPuts[i], p.instr)
@@ -533,7 +547,7 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 			}
 			for i, q := range fn.Params {
 				if q == v {
-					addParam(i, p, resets)
+					addParam(i, p, resets, p.field)
 				}
 			}
 		case *ssa.Alloc:
@@ -544,7 +558,24 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 			}
 			for i, q := range fn.Params {
 				if storesFrom(fn, v, q, c) {
-					addParam(i, p, resets)
+					addParam(i, p, resets, false)
+				}
+			}
+		case *ssa.UnOp:
+			// A Close or Release method: pool.Put(r.zr) of a field of a
+			// parameter that the function leaves in place, so that a second
+			// call puts the same object again.
+			fa, ok := v.X.(*ssa.FieldAddr)
+			if !ok || v.Op != token.MUL || p.key.cell || p.field {
+				continue
+			}
+			q, ok := fa.X.(*ssa.Parameter)
+			if !ok || storesTo(fn, fa) {
+				continue
+			}
+			for i, x := range fn.Params {
+				if x == q {
+					addParam(i, p, false, true)
 				}
 			}
 		case *ssa.FreeVar:
@@ -659,12 +690,31 @@ func (c *checker) exportFacts() {
 			if pp.cond {
 				f.CondParams = append(f.CondParams, p)
 			}
+			if pp.field {
+				f.FieldParams = append(f.FieldParams, p)
+			}
 		}
 		sort.Ints(f.PutParams)
 		sort.Ints(f.ResetParams)
 		sort.Ints(f.CondParams)
+		sort.Ints(f.FieldParams)
 		c.pass.ExportObjectFact(obj, f)
 	}
+}
+
+// storesTo reports whether fn stores into the field at fa (of the same
+// base), as a Close that clears the field after putting it does.
+func storesTo(fn *ssa.Function, fa *ssa.FieldAddr) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok {
+				if sfa, ok := st.Addr.(*ssa.FieldAddr); ok && sfa.Field == fa.Field && sfa.X == fa.X {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // mustPass reports whether every path from the entry of fn to a return
