@@ -22,6 +22,14 @@ const (
 	SwitchMargin = 1.10
 )
 
+// SwitchConfidence is the level of the intervals that decide whether
+// another strategy beats the project's pool. Every challenger is compared
+// after every round, so at 95% one of them would now and then come out
+// ahead by chance and the recommendation would change from run to run;
+// 99% keeps such false switches rare. Pooling against alloc uses
+// Confidence.
+const SwitchConfidence = 0.99
+
 // Resolution is the half-width, as a factor, below which a confidence
 // interval that contains 1 says "the same": the adaptive sampling of
 // poolbench stops measuring a pair once their interval excludes 1 or is
@@ -70,15 +78,16 @@ func (o *Outcome) UnmarshalText(b []byte) error {
 // compared as the floor. For the hit ratio (higher is better, and often 0)
 // Factor, Lo and Hi are the same estimate on differences, a_i - b_j.
 type Comparison struct {
-	A       string  `json:"a"`
-	B       string  `json:"b"`
-	Unit    string  `json:"unit"`
-	Diff    bool    `json:"diff"`   // Factor, Lo, Hi are differences, not ratios
-	Factor  float64 `json:"factor"` // estimate; > 1 (> 0 for Diff) means A is better
-	Lo      float64 `json:"lo"`     // confidence interval of Factor; ±Inf without one
-	Hi      float64 `json:"hi"`
-	Margin  float64 `json:"margin"` // the margin Outcome used
-	Outcome Outcome `json:"outcome"`
+	A          string  `json:"a"`
+	B          string  `json:"b"`
+	Unit       string  `json:"unit"`
+	Diff       bool    `json:"diff"`   // Factor, Lo, Hi are differences, not ratios
+	Factor     float64 `json:"factor"` // estimate; > 1 (> 0 for Diff) means A is better
+	Lo         float64 `json:"lo"`     // confidence interval of Factor; ±Inf without one
+	Hi         float64 `json:"hi"`
+	Margin     float64 `json:"margin"`     // the margin Outcome used
+	Confidence float64 `json:"confidence"` // the level of the interval
+	Outcome    Outcome `json:"outcome"`
 }
 
 // MarshalJSON writes an interval that does not exist (too few runs) as
@@ -158,7 +167,7 @@ func (c Comparison) String() string {
 	if !math.IsInf(c.Lo, 0) && !math.IsInf(c.Hi, 0) {
 		ci = f(c.Lo) + "–" + f(c.Hi)
 	}
-	return fmt.Sprintf("%s vs %s on %s: %s (%.0f%% CI %s), %s", c.A, c.B, c.Unit, f(c.Factor), Confidence*100, ci, c.Outcome)
+	return fmt.Sprintf("%s vs %s on %s: %s (%.0f%% CI %s), %s", c.A, c.B, c.Unit, f(c.Factor), c.Confidence*100, ci, c.Outcome)
 }
 
 // floor is the smallest figure of unit that Compare tells apart from 0.
@@ -174,10 +183,11 @@ func floor(unit string) float64 {
 	return 1e-3
 }
 
-// Compare compares the runs a and b of unit; margin is the ratio (for the
-// hit ratio: margin-1 is the difference) that Better and Worse need.
-func Compare(nameA, nameB, unit string, a, b []float64, margin float64) Comparison {
-	c := Comparison{A: nameA, B: nameB, Unit: unit, Diff: unit == "hit-ratio", Margin: margin}
+// Compare compares the runs a and b of unit with an interval at level
+// confidence; margin is the ratio (for the hit ratio: margin-1 is the
+// difference) that Better and Worse need.
+func Compare(nameA, nameB, unit string, a, b []float64, margin, confidence float64) Comparison {
+	c := Comparison{A: nameA, B: nameB, Unit: unit, Diff: unit == "hit-ratio", Margin: margin, Confidence: confidence}
 	t := func(v float64) float64 { return math.Log(math.Max(v, floor(unit))) }
 	if c.Diff {
 		t = func(v float64) float64 { return -v } // a_i - b_j below is t(b) - t(a)
@@ -192,7 +202,7 @@ func Compare(nameA, nameB, unit string, a, b []float64, margin float64) Comparis
 	est, lo, hi := math.NaN(), math.Inf(-1), math.Inf(1)
 	if len(d) > 0 {
 		est = (d[(len(d)-1)/2] + d[len(d)/2]) / 2
-		if k := hlRank(len(a), len(b)); k > 0 {
+		if k := hlRank(len(a), len(b), confidence); k > 0 {
 			lo, hi = d[k-1], d[len(d)-k]
 		}
 	}
@@ -224,26 +234,27 @@ func Compare(nameA, nameB, unit string, a, b []float64, margin float64) Comparis
 
 var (
 	hlMu    sync.Mutex
-	hlRanks = map[[2]int]int{}
+	hlRanks = map[[3]float64]int{}
 )
 
 // hlRank returns k such that the k-th smallest and k-th largest of the
 // n*m pairwise differences bound a confidence interval of at least
-// Confidence for the shift between two samples of n and m runs: the
-// largest k with P(U <= k-1) <= (1-Confidence)/2 under the exact null
+// confidence for the shift between two samples of n and m runs: the
+// largest k with P(U <= k-1) <= (1-confidence)/2 under the exact null
 // distribution of the Mann–Whitney U statistic. 0 means the samples are
-// too small for any interval (fewer than 4 runs each at 95%).
-func hlRank(n, m int) int {
+// too small for any interval (fewer than 4 runs each at 95%, 5 at 99%).
+func hlRank(n, m int, confidence float64) int {
 	if n == 0 || m == 0 {
 		return 0
 	}
 	hlMu.Lock()
 	defer hlMu.Unlock()
-	if k, ok := hlRanks[[2]int{n, m}]; ok {
+	key := [3]float64{float64(n), float64(m), confidence}
+	if k, ok := hlRanks[key]; ok {
 		return k
 	}
 	dist := stats.UDist{N1: n, N2: m}
-	alpha := (1 - Confidence) / 2
+	alpha := (1 - confidence) / 2
 	k := 0
 	for u := 0; u < n*m/2; u++ {
 		if dist.CDF(float64(u)) > alpha {
@@ -251,6 +262,6 @@ func hlRank(n, m int) int {
 		}
 		k = u + 1
 	}
-	hlRanks[[2]int{n, m}] = k
+	hlRanks[key] = k
 	return k
 }

@@ -79,7 +79,7 @@ func TestHLRank(t *testing.T) {
 	// Critical values of the two-sided Mann–Whitney test at 5%: reject
 	// when U <= 2 (5 and 5 runs), U <= 5 (6 and 6), U <= 23 (10 and 10).
 	for _, tt := range []struct{ n, m, want int }{{3, 3, 0}, {4, 4, 1}, {5, 5, 3}, {6, 6, 6}, {10, 10, 24}} {
-		if got := hlRank(tt.n, tt.m); got != tt.want {
+		if got := hlRank(tt.n, tt.m, 0.95); got != tt.want {
 			t.Errorf("hlRank(%d, %d) = %d; want %d", tt.n, tt.m, got, tt.want)
 		}
 	}
@@ -104,7 +104,7 @@ func TestCompare(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := Compare("a", "b", tt.unit, tt.a, tt.b, GateMargin)
+			c := Compare("a", "b", tt.unit, tt.a, tt.b, GateMargin, Confidence)
 			if c.Outcome != tt.outcome || math.Abs(c.Factor-tt.factor) > 0.02*math.Abs(tt.factor)+0.005 {
 				t.Errorf("got %v; want %v with estimate %v", c, tt.outcome, tt.factor)
 			}
@@ -134,6 +134,9 @@ func TestDecide(t *testing.T) {
 		{"another strategy much faster than the project's pool", timeWorkload,
 			map[string][]float64{"alloc": spread(280, 6), "pool": spread(100, 6), "chan": spread(50, 6)},
 			ActPool, "chan", []string{"pool it: chan", "2x faster than pool", "gives up no stats"}},
+		{"the project's pool not yet settled against alloc", timeWorkload,
+			map[string][]float64{"alloc": spread(280, 8), "pool": noisy(270, 8), "chan": spread(100, 8)},
+			ActPool, "chan", []string{"pool it: chan", "unsettled after 8 runs: pool vs alloc", NeedsMoreTime}},
 		{"alloc wins", timeWorkload,
 			map[string][]float64{"alloc": spread(10, 6), "syncpool": spread(19, 6), "pool": spread(16, 6)},
 			ActDontPool, "alloc", []string{"don't pool", "the closest, pool: 1.6x slower than alloc"}},

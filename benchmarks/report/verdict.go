@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/poolkit/pool/benchmarks"
@@ -26,9 +27,10 @@ const NeedsMoreTime = "inconclusive: needs more time (-time/-count)"
 //
 //   - "don't pool" when no pooled strategy beats alloc (GateMargin);
 //   - otherwise "pool it" with the project's pool: the first strategy of
-//     Project, replaced by a later one of Project that beats it, unless a
-//     strategy not built on this project's pools beats that one by
-//     SwitchMargin: then that strategy, with what it gives up;
+//     Project that beats alloc, replaced by a later one of Project that
+//     beats it, unless a strategy not built on this project's pools beats
+//     that one by SwitchMargin (at SwitchConfidence): then that strategy,
+//     with what it gives up;
 //   - "inconclusive: needs more time (-time/-count)" when a comparison it
 //     needs could not be resolved (its interval contains 1 and is wider
 //     than ±5%).
@@ -78,7 +80,11 @@ func (j *judge) compare(a, b *Strategy, unit string, margin float64) Comparison 
 	if c, ok := j.made[key]; ok {
 		return c
 	}
-	c := Compare(a.Name, b.Name, unit, a.values(unit), b.values(unit), margin)
+	conf := Confidence
+	if margin == SwitchMargin {
+		conf = SwitchConfidence
+	}
+	c := Compare(a.Name, b.Name, unit, a.values(unit), b.values(unit), margin, conf)
 	j.made[key] = c
 	return c
 }
@@ -150,7 +156,7 @@ func Decide(r *Result) Verdict {
 
 	// Gate: does any pooled strategy beat alloc?
 	var winners []*Strategy
-	var gatePending []Comparison
+	var gatePending, projectPending []Comparison
 	if alloc == nil {
 		winners = pooled // alloc filtered out: compare the pools only
 	} else {
@@ -160,6 +166,11 @@ func Decide(r *Result) Verdict {
 				winners = append(winners, p)
 			case unknown:
 				gatePending = append(gatePending, pend...)
+				if p.Project {
+					// Whether the project's pool pays decides what to
+					// recommend even when other pools pay.
+					projectPending = append(projectPending, pend...)
+				}
 			}
 		}
 	}
@@ -173,9 +184,9 @@ func Decide(r *Result) Verdict {
 	// The project's pool: the first of Project that pays, or a later one
 	// that pays and beats it.
 	var rec *Strategy
-	var pending []Comparison
+	pending := projectPending
 	for _, p := range project {
-		if !contains(winners, p) {
+		if !slices.Contains(winners, p) {
 			continue
 		}
 		if rec == nil {
@@ -203,7 +214,7 @@ func Decide(r *Result) Verdict {
 		}
 		pending = append(pending, pend...)
 	}
-	return poolIt(r, j, gate, alloc, rec, best, pending)
+	return poolIt(r, j, gate, alloc, rec, best, pending, len(projectPending) > 0)
 }
 
 func hasUnits(s *Strategy, units []string) bool {
@@ -213,15 +224,6 @@ func hasUnits(s *Strategy, units []string) bool {
 		}
 	}
 	return true
-}
-
-func contains(ss []*Strategy, s *Strategy) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func inconclusive(r *Result, pending []Comparison) Verdict {
@@ -243,14 +245,16 @@ func dontPool(r *Result, j *judge, alloc *Strategy, pooled []*Strategy) Verdict 
 		}
 	}
 	a := alloc.Stat
-	text := fmt.Sprintf("%s: allocating (%s allocs/op, %s ns/op) beats every pool on %s; the closest, %s: %s",
+	text := fmt.Sprintf("%s: allocating (%s allocs/op, %s per op) beats every pool on %s; the closest, %s: %s",
 		ActDontPool, FormatValue("allocs/op", a("allocs/op").Median), FormatValue("ns/op", a("ns/op").Median),
 		strings.Join(j.units, " and "), closest.A, describe(r, closest))
 	return Verdict{Action: ActDontPool, Winner: "alloc", Significant: true, Basis: []Comparison{closest},
 		Why: "the closest pool, " + closest.A + ": " + describe(r, closest), Text: text}
 }
 
-func poolIt(r *Result, j, gate *judge, alloc, rec, best *Strategy, pending []Comparison) Verdict {
+// poolIt is the verdict "pool it" with best; rec is the project's pool
+// that pays (nil if none does, or projectUnsettled: not known yet).
+func poolIt(r *Result, j, gate *judge, alloc, rec, best *Strategy, pending []Comparison, projectUnsettled bool) Verdict {
 	v := Verdict{Action: ActPool, Winner: best.Name, Significant: true, Pending: pending}
 	var parts []string
 	if alloc != nil {
@@ -272,7 +276,9 @@ func poolIt(r *Result, j, gate *judge, alloc, rec, best *Strategy, pending []Com
 	}
 	switch {
 	case rec == nil && len(r.Project) > 0:
-		text += fmt.Sprintf("; the project's pool (%s) does not beat alloc here", strings.Join(r.Project, ", "))
+		if !projectUnsettled {
+			text += fmt.Sprintf("; the project's pool (%s) does not beat alloc here", strings.Join(r.Project, ", "))
+		}
 		if best.GivesUp != "" {
 			text += "; " + best.Name + " gives up " + best.GivesUp
 		}
@@ -291,22 +297,14 @@ func poolIt(r *Result, j, gate *judge, alloc, rec, best *Strategy, pending []Com
 	if len(pending) > 0 {
 		var ps []string
 		for _, c := range pending {
-			ps = append(ps, c.A)
+			if p := c.A + " vs " + c.B; !slices.Contains(ps, p) {
+				ps = append(ps, p)
+			}
 		}
-		text += fmt.Sprintf(" (whether %s beat %s: %s after %d runs)", strings.Join(unique(ps), ", "), best.Name, NeedsMoreTime, r.Runs)
+		text += fmt.Sprintf(" (unsettled after %d runs: %s; %s)", r.Runs, strings.Join(ps, ", "), NeedsMoreTime)
 	}
 	v.Text = text
 	return v
-}
-
-func unique(ss []string) []string {
-	var out []string
-	for _, s := range ss {
-		if !strings.Contains(strings.Join(out, "\x00")+"\x00", s+"\x00") {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // describe says c in words: "1.62x faster than alloc (412 vs 677 ns/op)".
