@@ -57,8 +57,6 @@ type Site struct {
 	Benefit float64 `json:"-"`
 	// Estimate says what Benefit means for the program, in words.
 	Estimate string `json:"-"`
-
-	agg *siteAgg
 }
 
 // Report is the result of Analyze.
@@ -101,7 +99,6 @@ type followKey struct {
 }
 
 type siteAgg struct {
-	li                   *lineInfo
 	file                 string
 	line                 int
 	function             string
@@ -151,6 +148,9 @@ func Analyze(prof *profile.Profile, opts Options) (*Report, error) {
 		}
 	}
 	rep := &Report{Model: costs.String(), HasAlloc: iAS >= 0, HasInuse: iIS >= 0}
+	if prog.errors > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%d errors loading your packages (go vet shows them): lines in files that did not type-check may get no type", prog.errors))
+	}
 	if iAS < 0 && iIS < 0 {
 		return nil, fmt.Errorf("pooladvise: not a heap profile: sample types %v, want alloc_space or inuse_space", sampleTypes(prof))
 	}
@@ -345,7 +345,6 @@ func (a *siteAgg) judge(rep *Report, costs *Costs, benches map[string]*benchSum,
 		}
 	}
 	li := a.types[tn]
-	a.li = li
 	pos := a.file
 	if rel, err := filepath.Rel(wd, a.file); err == nil && !strings.HasPrefix(rel, "..") {
 		pos = rel
@@ -356,7 +355,6 @@ func (a *siteAgg) judge(rep *Report, costs *Costs, benches map[string]*benchSum,
 		Type:         tn,
 		AllocBytes:   int64(math.Round(a.allocBytes)),
 		AllocObjects: int64(math.Round(a.allocObj)),
-		agg:          a,
 	}
 	if total > 0 && rep.HasAlloc {
 		s.Share = a.allocBytes / total

@@ -82,6 +82,8 @@ func (c *Costs) String() string {
 	return b.String()
 }
 
+// Sinks of the calibration loops: written only, so that what is measured
+// escapes to the heap, as the program's allocations do.
 var (
 	sinkBytes []byte
 	sinkBuf   *bytes.Buffer

@@ -15,10 +15,11 @@ import (
 // program is the user's code: the packages named on the command line, their
 // test variants, and an index from file path to syntax and type information.
 type program struct {
-	fset  *token.FileSet
-	files map[string]*srcFile  // absolute file path -> file
-	pkgs  map[string]*pkgFiles // package path (test variants merged) -> files
-	names map[string]bool      // package paths of the user's packages, with _test variants
+	fset   *token.FileSet
+	files  map[string]*srcFile  // absolute file path -> file
+	pkgs   map[string]*pkgFiles // package path (test variants merged) -> files
+	names  map[string]bool      // package paths of the user's packages, with _test variants
+	errors int                  // errors packages.Load reported
 }
 
 type srcFile struct {
@@ -55,12 +56,11 @@ func loadProgram(dir string, patterns []string) (*program, error) {
 	if prog.fset == nil && len(pkgs) > 0 {
 		prog.fset = pkgs[0].Fset
 	}
-	nerr := 0
 	for _, p := range pkgs {
 		if strings.HasSuffix(p.PkgPath, ".test") || p.Types == nil {
 			continue // the generated test main
 		}
-		nerr += len(p.Errors)
+		prog.errors += len(p.Errors)
 		prog.fset = p.Fset
 		prog.names[p.PkgPath] = true
 		pf := prog.pkgs[p.PkgPath]
@@ -85,7 +85,6 @@ func loadProgram(dir string, patterns []string) (*program, error) {
 	if len(prog.files) == 0 {
 		return nil, fmt.Errorf("pooladvise: no Go files in %s (run it inside your module, or name packages)", strings.Join(patterns, " "))
 	}
-	_ = nerr
 	return prog, nil
 }
 
@@ -132,7 +131,6 @@ type lineInfo struct {
 	file     *srcFile
 	line     int
 	typ      types.Type // what is allocated or constructed; nil when unknown
-	pkgName  string     // name of the package the line is in
 	expr     ast.Expr   // the allocating expression, nil when unknown
 	kind     string     // "new", "make", "lit", "ctor", "append", "string", "func", "map", "var", "method"
 	variable *types.Var // the variable holding the object, when there is one
@@ -198,7 +196,7 @@ func stripTypeArgs(s string) string {
 // name of the frame the line called into ("" when the allocation is made by
 // the line itself).
 func (prog *program) analyzeLine(sf *srcFile, line int, callee string) *lineInfo {
-	li := &lineInfo{file: sf, line: line, pkgName: sf.pkg.Name, param: -1}
+	li := &lineInfo{file: sf, line: line, param: -1}
 	info := sf.pkg.TypesInfo
 	fset := sf.pkg.Fset
 	onLine := func(n ast.Node) bool {
@@ -556,7 +554,7 @@ func (prog *program) followParam(li *lineInfo, caller *srcFile, line int, callee
 	if !ok || v.IsField() || v.Parent() == v.Pkg().Scope() {
 		return nil
 	}
-	out := &lineInfo{file: caller, line: line, pkgName: caller.pkg.Name, fn: ci.fn, kind: "method", typ: li.typ, variable: v, expr: call}
+	out := &lineInfo{file: caller, line: line, fn: ci.fn, kind: "method", typ: li.typ, variable: v, expr: call}
 	out.param = paramIndex(info, ci.fn, v)
 	if out.param < 0 {
 		prog.moveToDefinition(out, v)
