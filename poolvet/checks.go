@@ -474,7 +474,18 @@ func (c *checker) checkUnbounded(fn *ssa.Function, p putSite) {
 		arg = mi.X
 	}
 	t := arg.Type()
-	if !growable(t) || isNil(arg) || c.guarded(fn, p.key, 2) {
+	if isNil(arg) {
+		return
+	}
+	if !growable(t) {
+		if field, method, ok := c.growingField(t); ok && !c.guarded(fn, p.key, 2) {
+			c.report(checkUnbounded, p.instr.Pos(), nil,
+				"%s (%s) is put into the pool without a capacity check, and its field %s grows without bound (%s appends to it): one huge buffer stays pinned in the pool (golang/go#23199); drop objects whose %s is above a bound",
+				c.objName(&p), types.TypeString(t, types.RelativeTo(c.pass.Pkg)), field, method, field)
+		}
+		return
+	}
+	if c.guarded(fn, p.key, 2) {
 		return
 	}
 	if !isBuilder(t) && !c.grows(fn, p.key) {
@@ -487,6 +498,94 @@ func (c *checker) checkUnbounded(fn *ssa.Function, p putSite) {
 	c.report(checkUnbounded, p.instr.Pos(), fixes,
 		"%s (%s) is put into the pool without a capacity check: one huge buffer stays pinned in the pool (golang/go#23199); drop buffers above a bound",
 		c.objName(&p), types.TypeString(t, types.RelativeTo(c.pass.Pkg)))
+}
+
+// growingField reports whether t is a pointer to a struct type of this
+// package with a slice field that one of its methods appends a
+// variable amount to (append(r.body, p...), or append in a loop): the
+// pooled object is a growable buffer even though it is not a slice.
+func (c *checker) growingField(t types.Type) (field, method string, ok bool) {
+	ptr, isPtr := t.Underlying().(*types.Pointer)
+	if !isPtr {
+		return "", "", false
+	}
+	named, isNamed := types.Unalias(ptr.Elem()).(*types.Named)
+	if !isNamed || named.Obj().Pkg() != c.pass.Pkg {
+		return "", "", false
+	}
+	if c.growing == nil {
+		c.growing = map[*types.TypeName][2]string{}
+		bounded := map[*types.TypeName]bool{}
+		for _, fn := range c.funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					call, ok := instr.(*ssa.Call)
+					if !ok {
+						continue
+					}
+					bi, ok := call.Call.Value.(*ssa.Builtin)
+					if !ok || len(call.Call.Args) == 0 {
+						continue
+					}
+					// cap(x.f) or len(x.f) compared anywhere bounds the type.
+					if (bi.Name() == "cap" || bi.Name() == "len") && compared(call) {
+						if ld, ok := call.Call.Args[0].(*ssa.UnOp); ok && ld.Op == token.MUL {
+							if fa, ok := ld.X.(*ssa.FieldAddr); ok {
+								if n, ok := types.Unalias(derefType(fa.X.Type())).(*types.Named); ok {
+									bounded[n.Origin().Obj()] = true
+								}
+							}
+						}
+						continue
+					}
+					if fn.Signature.Recv() == nil || len(fn.Params) == 0 {
+						continue
+					}
+					recv := fn.Params[0]
+					if bi.Name() != "append" || len(call.Call.Args) < 2 || fixedAppend(call) || !isByteSlice(call.Type()) {
+						continue
+					}
+					ld, ok := call.Call.Args[0].(*ssa.UnOp)
+					if !ok || ld.Op != token.MUL {
+						continue
+					}
+					fa, ok := ld.X.(*ssa.FieldAddr)
+					if !ok || fa.X != recv {
+						continue
+					}
+					st, ok := derefStruct(recv.Type())
+					rn, ok2 := types.Unalias(derefType(recv.Type())).(*types.Named)
+					if !ok || !ok2 || fa.Field >= st.NumFields() {
+						continue
+					}
+					if _, seen := c.growing[rn.Obj()]; !seen {
+						c.growing[rn.Obj()] = [2]string{st.Field(fa.Field).Name(), fn.Name()}
+					}
+				}
+			}
+		}
+		for tn := range bounded {
+			delete(c.growing, tn)
+		}
+	}
+	g, ok := c.growing[named.Origin().Obj()]
+	return g[0], g[1], ok
+}
+
+func isByteSlice(t types.Type) bool {
+	s, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := s.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte
+}
+
+func derefType(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
 }
 
 // guarded reports whether fn inspects the size of the object of key (cap,

@@ -65,6 +65,11 @@ type checker struct {
 	hooks map[*ssa.Global]map[string][]ssa.Value
 
 	calls map[token.Pos]*ast.CallExpr // by Lparen; built on first use
+
+	// growing holds, for struct types of this package, a slice field that
+	// a method appends an unbounded amount to, and that method's name;
+	// built on first use.
+	growing map[*types.TypeName][2]string
 }
 
 func run(pass *analysis.Pass) (any, error) {

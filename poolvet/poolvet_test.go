@@ -47,7 +47,7 @@ func TestChecks(t *testing.T) {
 		{"realbugs", []string{"useafterput", "doubleput", "nonpointer", "noreset", "typemismatch"}},
 		{"realbugsunbounded", checks},
 		{"precision", checks},
-		{"interproc", []string{"useafterput", "doubleput", "noreset"}},
+		{"interproc", []string{"useafterput", "doubleput", "noreset", "unbounded"}},
 		{"disabled", nil},
 	}
 	for _, tt := range tests {
