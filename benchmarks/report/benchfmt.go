@@ -13,7 +13,7 @@ import (
 // (hit-ratio) is left out of its lines.
 func WriteBenchfmt(w io.Writer, rep *Report) error {
 	fmt.Fprintf(w, "goos: %s\ngoarch: %s\npkg: github.com/poolkit/pool/benchmarks\n", rep.GOOS, rep.GOARCH)
-	fmt.Fprintf(w, "go: %s\nnote: poolbench -count=%d -time=%s\n", rep.GoVersion, rep.Count, rep.Time)
+	fmt.Fprintf(w, "go: %s\nnote: poolbench -count=%d -time=%s -cap=%s\n", rep.GoVersion, rep.Count, rep.Time, rep.Cap)
 	for _, r := range rep.Results {
 		for _, s := range r.Strategies {
 			for _, m := range s.Runs {

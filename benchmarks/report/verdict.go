@@ -156,7 +156,8 @@ func Decide(r *Result) Verdict {
 
 	// Gate: does any pooled strategy beat alloc?
 	var winners []*Strategy
-	var gatePending, projectPending []Comparison
+	var gatePending []Comparison
+	unsettled := map[*Strategy][]Comparison{} // project pools not yet known to pay
 	if alloc == nil {
 		winners = pooled // alloc filtered out: compare the pools only
 	} else {
@@ -167,9 +168,7 @@ func Decide(r *Result) Verdict {
 			case unknown:
 				gatePending = append(gatePending, pend...)
 				if p.Project {
-					// Whether the project's pool pays decides what to
-					// recommend even when other pools pay.
-					projectPending = append(projectPending, pend...)
+					unsettled[p] = pend
 				}
 			}
 		}
@@ -184,7 +183,7 @@ func Decide(r *Result) Verdict {
 	// The project's pool: the first of Project that pays, or a later one
 	// that pays and beats it.
 	var rec *Strategy
-	pending := projectPending
+	var pending []Comparison
 	for _, p := range project {
 		if !slices.Contains(winners, p) {
 			continue
@@ -198,6 +197,25 @@ func Decide(r *Result) Verdict {
 			rec = p
 		}
 		pending = append(pending, pend...)
+	}
+	// Whether a project pool pays is still open: that matters when it
+	// would be recommended if it did (it comes before rec in Project, or
+	// could beat rec), even though other pools pay.
+	projectUnsettled := false
+	for i, p := range project {
+		pend, ok := unsettled[p]
+		if !ok {
+			continue
+		}
+		matters := rec == nil || i < slices.Index(project, rec)
+		if !matters {
+			ans, _ := j.beats(p, rec, SwitchMargin)
+			matters = ans != no
+		}
+		if matters {
+			pending = append(pending, pend...)
+			projectUnsettled = true
+		}
 	}
 	best := rec
 	for _, s := range winners {
@@ -214,7 +232,7 @@ func Decide(r *Result) Verdict {
 		}
 		pending = append(pending, pend...)
 	}
-	return poolIt(r, j, gate, alloc, rec, best, pending, len(projectPending) > 0)
+	return poolIt(r, j, gate, alloc, rec, best, pending, projectUnsettled)
 }
 
 func hasUnits(s *Strategy, units []string) bool {
