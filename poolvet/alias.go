@@ -78,7 +78,7 @@ func (c *checker) aliasesOf(fn *ssa.Function, key objKey, may bool) map[ssa.Valu
 					add(x)
 				}
 			case *ssa.UnOp:
-				if x.Op == token.MUL && sharesBacking(x.Type()) && !notOwned(fn, x.X) {
+				if x.Op == token.MUL && (sharesBacking(x.Type()) || growable(x.Type()) && isBuilder(x.Type())) && !notOwned(fn, x.X) {
 					add(x)
 				}
 			case *ssa.Phi:

@@ -74,6 +74,7 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 		}
 		t := c.newTracker(fn, p.key)
 		if !p.deferred {
+			returned := false
 			used := p.field // report the first use only, but go on looking for a second Put; a Close method puts a field, so uses of the receiver are fine
 			t.walk(p.instr, func(instr ssa.Instruction, path *path) action {
 				for _, q := range putAt[instr] {
@@ -87,6 +88,19 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 							double(q, p, "%s is put into the pool twice (first at line %d): two later Gets can return the same object")
 						}
 						return stopAll
+					}
+				}
+				if ret, ok := instr.(*ssa.Return); ok && p.field && !returned {
+					// After a Close-like call, returning memory read
+					// through the receiver returns the pooled field's.
+					for _, r := range ret.Results {
+						if sharesBacking(r.Type()) && t.class(path, r) == isAlias {
+							returned = true
+							c.report(checkUseAfterPut, c.posOf(instr, p.instr), nil,
+								"returned value shares memory with %s, whose pooled buffer went back to the pool at line %d: the caller may see it overwritten; return a copy",
+								c.objName(p), c.line(p.instr.Pos()))
+							break
+						}
 					}
 				}
 				if !used && t.usesObject(instr, path) {
