@@ -101,3 +101,29 @@ func FuzzClassify(f *testing.F) {
 		}
 	})
 }
+
+// TestClassLookups: the fast paths' branch-free lookups agree with package
+// sizeclass on every size up to 1 MiB and around every class boundary up
+// to sizeclass.MaxSize.
+func TestClassLookups(t *testing.T) {
+	check := func(n int) {
+		if n <= sizeclass.MaxSize {
+			if got, want := bytepool.CeilClass(n), sizeclass.Ceil(n); got != want {
+				t.Fatalf("ceilClass(%d) = %d; want %d", n, got, want)
+			}
+		}
+		if n >= sizeclass.MinSize && n <= sizeclass.MaxSize {
+			if got, want := bytepool.FloorClass(n), sizeclass.Floor(n); got != want {
+				t.Fatalf("floorClass(%d) = %d; want %d", n, got, want)
+			}
+		}
+	}
+	for n := range 1<<20 + 1 {
+		check(n)
+	}
+	for c := range sizeclass.NumClasses {
+		for d := -2; d <= 2; d++ {
+			check(sizeclass.Size(c) + d)
+		}
+	}
+}

@@ -20,3 +20,9 @@ const (
 	CalibrateEvery        = calibrateEvery
 	MinStart              = minStart
 )
+
+// CeilClass and FloorClass are the fast paths' class lookups.
+var (
+	CeilClass  = ceilClass
+	FloorClass = floorClass
+)

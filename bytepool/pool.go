@@ -104,8 +104,8 @@ type state struct {
 //
 // Both pools count against the budget through the engine
 // (poolhooks.SetBudget): the engine reserves size bytes for every object
-// inside the section in which it caches it, so the budget costs no atomic
-// on the fast path, and gives them back on a Get hit or when the trimmer
+// on the fast path that caches it, from its per-thread credit, so the budget
+// costs no atomic there, and gives them back on a Get hit or when trimming
 // releases the object. That is exact because every object in either pool
 // holds exactly size bytes.
 type class struct {
