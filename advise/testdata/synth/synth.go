@@ -68,3 +68,13 @@ func CountWords(r io.Reader) int {
 	}
 	return n
 }
+
+// Index builds a map per call: it grows as it fills, and keeps what it
+// is given.
+func Index(n int) int {
+	idx := map[int]int{}
+	for i := range n {
+		idx[i*7] = i // want dont-pool map[int]int
+	}
+	return len(idx)
+}

@@ -59,3 +59,20 @@ func BenchmarkWords(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkIndex(b *testing.B) {
+	for range b.N {
+		Index(2000)
+	}
+}
+
+// BenchmarkLocalCache keeps everything it makes in a map that lives as
+// long as the benchmark: dead when the profile is written, but retained.
+func BenchmarkLocalCache(b *testing.B) {
+	cache := map[int][]byte{}
+	for i := range b.N {
+		for j := range 50 {
+			cache[i*50+j] = make([]byte, 256) // want dont-pool []byte
+		}
+	}
+}
