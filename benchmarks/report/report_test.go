@@ -136,7 +136,7 @@ func TestDecide(t *testing.T) {
 			ActPool, "chan", []string{"pool it: chan", "2x faster than pool", "gives up no stats"}},
 		{"the project's pool not yet settled against alloc", timeWorkload,
 			map[string][]float64{"alloc": spread(280, 8), "pool": noisy(270, 8), "chan": spread(100, 8)},
-			ActPool, "chan", []string{"pool it: chan", "unsettled after 8 runs: pool vs alloc", NeedsMoreTime}},
+			ActPool, "", []string{"pool it, but which pool is " + NeedsMoreTime + "; chan", "unsettled after 8 runs: pool vs alloc"}},
 		{"alloc wins", timeWorkload,
 			map[string][]float64{"alloc": spread(10, 6), "syncpool": spread(19, 6), "pool": spread(16, 6)},
 			ActDontPool, "alloc", []string{"don't pool", "the closest, pool: 1.6x slower than alloc"}},

@@ -21,6 +21,7 @@ var columns = map[string]string{
 // its summary.
 var Legend = [][2]string{
 	{"figures", fmt.Sprintf("median of the runs ± half the width of its %.0f%% confidence interval, in %% of the median (golang.org/x/perf/benchmath); lo–hi when that would exceed 100%%", Confidence*100)},
+	{"ratios", "in verdicts, Hodges–Lehmann estimates over all pairs of runs of two strategies (noise makes them differ from the ratio of the two medians)"},
 	{"time/op", "wall time per operation (ns/op in the JSON and benchfmt outputs)"},
 	{"B/op", "heap bytes allocated per operation"},
 	{"allocs/op", "heap allocations per operation, not rounded (0.01 is one allocation every 100 operations)"},
@@ -96,6 +97,9 @@ func WriteSummary(w io.Writer, rep *Report) {
 func Short(r *Result) string {
 	switch r.Verdict.Action {
 	case ActPool:
+		if r.Verdict.Winner == "" {
+			return ActPool + ", " + WhichPoolUnsettled
+		}
 		s := ActPool + ": " + r.Verdict.Winner
 		if !r.Verdict.Resolved() {
 			s += " (some comparisons inconclusive)"

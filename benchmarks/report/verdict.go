@@ -18,6 +18,10 @@ const (
 // NeedsMoreTime is how a verdict that its runs could not settle begins.
 const NeedsMoreTime = "inconclusive: needs more time (-time/-count)"
 
+// WhichPoolUnsettled says that pooling pays but the runs could not tell
+// whether the project's pool does, so no pool is recommended.
+const WhichPoolUnsettled = "but which pool is " + NeedsMoreTime
+
 // A Verdict says what to do about a workload: pool it (and with which
 // strategy), don't pool, or that the runs could not tell.
 //
@@ -37,7 +41,8 @@ const NeedsMoreTime = "inconclusive: needs more time (-time/-count)"
 type Verdict struct {
 	Action string `json:"action"` // ActPool, ActDontPool or ActInconclusive
 	// Winner is the strategy to use: a pooled one for ActPool, "alloc"
-	// for ActDontPool, "" when inconclusive.
+	// for ActDontPool; "" when inconclusive, or when pooling pays but
+	// whether the project's pool does is not settled.
 	Winner string `json:"winner"`
 	// Significant is true when the action rests on comparisons whose
 	// confidence intervals exclude "no difference" (or bound it within
@@ -274,6 +279,11 @@ func dontPool(r *Result, j *judge, alloc *Strategy, pooled []*Strategy) Verdict 
 // that pays (nil if none does, or projectUnsettled: not known yet).
 func poolIt(r *Result, j, gate *judge, alloc, rec, best *Strategy, pending []Comparison, projectUnsettled bool) Verdict {
 	v := Verdict{Action: ActPool, Winner: best.Name, Significant: true, Pending: pending}
+	if projectUnsettled {
+		// Pooling pays, but whether the project's pool does is open: no
+		// strategy is recommended yet.
+		v.Winner = ""
+	}
 	var parts []string
 	if alloc != nil {
 		for _, u := range gate.units {
@@ -288,6 +298,9 @@ func poolIt(r *Result, j, gate *judge, alloc, rec, best *Strategy, pending []Com
 		parts = append(parts, describe(r, c))
 	}
 	text := fmt.Sprintf("%s: %s (%s)", ActPool, best.Name, best.Doc)
+	if projectUnsettled {
+		text = fmt.Sprintf("%s, %s; %s (%s) pays", ActPool, WhichPoolUnsettled, best.Name, best.Doc)
+	}
 	v.Why = strings.Join(parts, ", ")
 	if len(parts) > 0 {
 		text += ": " + strings.Join(parts, ", ")
