@@ -427,6 +427,9 @@ func (a *siteAgg) judge(rep *Report, costs *Costs, benches map[string]*benchSum,
 		s.Verdict = VerdictDontPool
 		s.Benefit = 0
 		s.Reason = fmt.Sprintf("retained: %s, so it outlives the call and a pool cannot take it back here (a profile written after the container died shows it %.0f%% live)", li.stored, 100*s.LiveRatio)
+		if strings.HasPrefix(li.stored, "map growth") {
+			s.Reason = li.stored
+		}
 		s.Estimate = "no saving: the objects are retained"
 	case setup:
 		s.Verdict = VerdictDontPool
@@ -573,6 +576,9 @@ func estimate(a *siteAgg, saving, constructions, reuse float64, benches map[stri
 			return fmt.Sprintf("est. saving %s/op of %s's %s/op (%.0f%%)", fmtNs(share*b.nsPerOp), best, fmtNs(b.nsPerOp), 100*share)
 		}
 		return fmt.Sprintf("est. saving %.0f%% of %s's time", 100*share, best)
+	}
+	if len(benches) > 0 {
+		return fmt.Sprintf("est. saving %s of CPU over the allocations in the profile (not tied to one benchmark: the bodies of b.RunParallel run on goroutines whose stacks do not show it)", fmtNs(saving))
 	}
 	return fmt.Sprintf("est. saving %s of CPU over the allocations in the profile (no benchmark results to relate it to)", fmtNs(saving))
 }

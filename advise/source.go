@@ -731,7 +731,7 @@ func (prog *program) findStore(li *lineInfo) {
 			if v, ok := info.Uses[m].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
 				li.stored = fmt.Sprintf("the package-level map %s grows: it keeps its elements", m.Name)
 			} else {
-				li.stored = fmt.Sprintf("the map %s grows as elements are added and keeps them (presize it with make(%s, n), or clear and reuse it, rather than pool it)", m.Name, types.TypeString(info.TypeOf(m), qualifier(li.file.pkg.Types)))
+				li.stored = fmt.Sprintf("map growth: the map %s grows as elements are added and keeps them; presize it with make(%s, n), or clear and reuse it, rather than pool it", m.Name, types.TypeString(info.TypeOf(m), qualifier(li.file.pkg.Types)))
 			}
 		}
 		return
