@@ -202,8 +202,10 @@ func TestBench(t *testing.T) {
 	if s := o.Sites[0]; !strings.Contains(s.Suggestion, "pool.Pool[*gzip.Writer]") || !strings.Contains(s.Suggestion, "x.Reset(nil)") {
 		t.Errorf("gzip suggestion: got\n%s\nwant a pool.Pool[*gzip.Writer] with a Reset hook", s.Suggestion)
 	}
-	if s := o.Sites[0]; !strings.Contains(s.Reason, "/op of BenchmarkGzip") {
-		t.Errorf("gzip reason: got %q; want the saving per op of BenchmarkGzip", s.Reason)
+	// The saving is related to the benchmark: per op, or (when the model
+	// over-counts on a loaded machine) said to exceed its time.
+	if s := o.Sites[0]; !strings.Contains(s.Reason, "/op of BenchmarkGzip") && !strings.Contains(s.Reason, "all of BenchmarkGzip's time") {
+		t.Errorf("gzip reason: got %q; want the saving related to BenchmarkGzip", s.Reason)
 	}
 }
 
