@@ -139,16 +139,41 @@ func (d *debugState) syncEpoch() {
 	}
 }
 
-// debugPut runs Put's checks for x; it reports false if x must be dropped.
-func (p *Pool[T]) debugPut(st *state[T], x *T) bool {
+// debugCheckPut runs Put's double-Put check for x, before Reset and Keep;
+// it reports false if x must be dropped. It records nothing: debugMarkIdle
+// does, once the hooks have run, so that a Put whose hook panics leaves no
+// trace.
+func (p *Pool[T]) debugCheckPut(st *state[T], x *T) bool {
+	id := st.identity(x)
+	if id == 0 || !pooldebug.Current().DoublePut {
+		return true
+	}
+	d := &st.c.dbg
+	d.mu.Lock()
+	d.syncEpoch()
+	_, dup := d.idle[id]
+	d.mu.Unlock()
+	if dup {
+		pooldebug.Report(pooldebug.KindDoublePut, typeName[T](), fmt.Sprintf(
+			"pool.Pool.Put: double Put of %s%s: it is already idle in the pool",
+			typeName[T](), describe(x)), "")
+		return false
+	}
+	return true
+}
+
+// debugMarkIdle records that Put took x back (leak=N stops tracking it) and,
+// if idle (x is about to be cached), that x is idle (doubleput).
+func (p *Pool[T]) debugMarkIdle(st *state[T], x *T, idle bool) {
 	id := st.identity(x)
 	if id == 0 {
-		return true
+		return
 	}
 	set := pooldebug.Current()
 	d := &st.c.dbg
-	if !set.DoublePut && d.filter[filterIndex(id)].Load() == 0 {
-		return true // leak=N only, and x is not tracked: no lock
+	markIdle := idle && set.DoublePut
+	if !markIdle && d.filter[filterIndex(id)].Load() == 0 {
+		return // x is not tracked: no lock
 	}
 	d.mu.Lock()
 	d.syncEpoch()
@@ -157,21 +182,13 @@ func (p *Pool[T]) debugPut(st *state[T], x *T) bool {
 		delete(d.tracked, id)
 		d.filter[filterIndex(id)].Add(-1)
 	}
-	if set.DoublePut {
-		if _, dup := d.idle[id]; dup {
-			d.mu.Unlock()
-			pooldebug.Report(pooldebug.KindDoublePut, typeName[T](), fmt.Sprintf(
-				"pool.Pool.Put: double Put of %s%s: it is already idle in the pool",
-				typeName[T](), describe(x)), "")
-			return false
-		}
+	if markIdle {
 		if d.idle == nil {
 			d.idle = make(map[uintptr]struct{})
 		}
 		d.idle[id] = struct{}{}
 	}
 	d.mu.Unlock()
-	return true
 }
 
 // describe adds the address, or the slice capacity, to a report.

@@ -49,7 +49,7 @@ type Budget struct {
 	// credit code must be inlined into them, so it lives in package pool,
 	// see its takeCredit and giveCredit); Local[i].N never exceeds
 	// 2*Chunk after a section.
-	Local [runtimex.MaxSlots]Credit
+	Local [runtimex.MaxProcs]Credit
 }
 
 // Credit is one slot's share of the budget.
