@@ -321,7 +321,6 @@ func (s *shard[T]) giveCount(chunk int64) (excess int64) {
 // takeCredits takes the MaxIdle unit and the budget bytes of an object about
 // to be cached from the credit of s's P and reports true, or reports false,
 // taking nothing, if either is short. The caller entered s.
-//
 func (st *state[T]) takeCredits(s *shard[T]) bool {
 	if st.counted && s.count < 1 || st.bg != nil && !takeCredit(st.bg, s.pid, st.weight) {
 		return false
@@ -336,7 +335,6 @@ func (st *state[T]) takeCredits(s *shard[T]) bool {
 // leaving the pool to the credit of s's P, and returns the excess units and
 // bytes the P may not keep, for st.release once out of the fast path. The
 // caller entered s.
-//
 func (st *state[T]) giveCredits(s *shard[T]) (units, bytes int64) {
 	if st.counted {
 		units = s.giveCount(st.chunk)
