@@ -86,6 +86,15 @@ type debugState struct {
 	filter [256]atomic.Int32
 }
 
+// debug returns c's debug bookkeeping, creating it on first use.
+func (c *core[T]) debug() *debugState {
+	if d := c.dbg.Load(); d != nil {
+		return d
+	}
+	c.dbg.CompareAndSwap(nil, new(debugState))
+	return c.dbg.Load()
+}
+
 // filterIndex hashes an identity to a filter slot (Fibonacci hashing).
 func filterIndex(id uintptr) int {
 	return int(uint64(id>>4) * 0x9e3779b97f4a7c15 >> 56)
@@ -148,7 +157,7 @@ func (p *Pool[T]) debugCheckPut(st *state[T], x *T) bool {
 	if id == 0 || !pooldebug.Current().DoublePut {
 		return true
 	}
-	d := &st.c.dbg
+	d := st.c.debug()
 	d.mu.Lock()
 	d.syncEpoch()
 	_, dup := d.idle[id]
@@ -170,7 +179,7 @@ func (p *Pool[T]) debugMarkIdle(st *state[T], x *T, idle bool) {
 		return
 	}
 	set := pooldebug.Current()
-	d := &st.c.dbg
+	d := st.c.debug()
 	markIdle := idle && set.DoublePut
 	if !markIdle && d.filter[filterIndex(id)].Load() == 0 {
 		return // x is not tracked: no lock
@@ -206,7 +215,7 @@ func (st *state[T]) debugForget(objs []T) {
 	if !st.hasIdentity || len(objs) == 0 {
 		return
 	}
-	d := &st.c.dbg
+	d := st.c.debug()
 	d.mu.Lock()
 	for i := range objs {
 		delete(d.idle, st.identity(&objs[i]))
@@ -227,7 +236,7 @@ func (p *Pool[T]) debugGet(st *state[T], x *T, hit bool) {
 	if !sampled && !set.DoublePut {
 		return
 	}
-	d := &st.c.dbg
+	d := st.c.debug()
 	d.mu.Lock()
 	d.syncEpoch()
 	if hit {

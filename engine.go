@@ -210,7 +210,9 @@ type core[T any] struct {
 	resMu   sync.Mutex
 	reserve []T // up to minIdle objects kept across GC cycles; guarded by resMu
 
-	dbg debugState // POOLDEBUG bookkeeping; used only while debug mode is on
+	// dbg is the POOLDEBUG bookkeeping, created when debug mode first
+	// needs it (see debug).
+	dbg atomic.Pointer[debugState]
 
 	// bg and weight: see state; bgDrops counts Puts the budget refused.
 	// Set by poolhooks.SetBudget before first use.
@@ -231,7 +233,9 @@ func (p *Pool[T]) init() *state[T] {
 		c.free.Store(int64(c.maxIdle))
 	}
 	c.lastCycle = runtimex.GCCycles()
-	st := newState(c, runtime.GOMAXPROCS(0), nil)
+	// No shards yet: the first Get or Put of each P creates its own
+	// (attach), so a pool nobody uses costs only its core.
+	st := newState(c, 0, nil)
 	if !p.st.CompareAndSwap(nil, st) {
 		return p.st.Load() // another goroutine won; c is garbage
 	}
@@ -255,7 +259,7 @@ func newState[T any](c *core[T], n int, old *state[T]) *state[T] {
 		// Credit stranded in other Ps is at most 2*chunk*n, a quarter of
 		// what MinIdle leaves of MaxIdle: one goroutine can always fill
 		// MinIdle and three quarters of MaxIdle.
-		st.chunk = int64(c.maxIdle-c.minIdle) / int64(8*n)
+		st.chunk = int64(c.maxIdle-c.minIdle) / int64(8*max(n, runtime.GOMAXPROCS(0)))
 	}
 	switch reflect.TypeFor[T]().Kind() {
 	case reflect.Pointer, reflect.UnsafePointer, reflect.Map, reflect.Chan:
@@ -277,8 +281,8 @@ func newState[T any](c *core[T], n int, old *state[T]) *state[T] {
 	return st
 }
 
-// attach makes sure the calling goroutine's P (in the portable build: every
-// index) has a shard, growing the state if GOMAXPROCS grew, and returns the
+// attach makes sure the calling goroutine's P (in the portable build: the
+// first index without one) has a shard, growing the state if GOMAXPROCS grew, and returns the
 // current state. The goroutine may have moved to another P by the time it
 // returns; callers retry.
 func (p *Pool[T]) attach() *state[T] {
@@ -286,17 +290,19 @@ func (p *Pool[T]) attach() *state[T] {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	st := p.st.Load()
-	lo, hi := currentSlot(len(st.shards))
-	if n := max(hi, runtime.GOMAXPROCS(0)); n > len(st.shards) {
+	if n := runtime.GOMAXPROCS(0); n > len(st.shards) {
 		st = newState(c, n, st)
 		p.st.Store(st)
 	}
-	for i := lo; i < hi; i++ {
-		if st.shards[i].Load() == nil {
-			s := new(shard[T])
-			s.pid = i
-			st.shards[i].Store(s)
-		}
+	i := st.slotToCreate()
+	if i >= len(st.shards) {
+		st = newState(c, i+1, st)
+		p.st.Store(st)
+	}
+	if st.shards[i].Load() == nil {
+		s := new(shard[T])
+		s.pid = i
+		st.shards[i].Store(s)
 	}
 	return st
 }

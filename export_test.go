@@ -63,7 +63,7 @@ func DebugIdle[T any](p *Pool[T]) int {
 	if st == nil {
 		return 0
 	}
-	d := &st.c.dbg
+	d := st.c.debug()
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return len(d.idle)

@@ -34,6 +34,9 @@ func (st *state[T]) at(int) *shard[T] {
 			return s
 		}
 	}
+	if len(st.shards) == 0 {
+		return nil
+	}
 	s := st.shards[rand.IntN(len(st.shards))].Load()
 	s.own.Lock()
 	return s
@@ -51,12 +54,19 @@ func (st *state[T]) exit(s *shard[T]) {
 func (s *shard[T]) lockOwner()   { s.own.Lock() }
 func (s *shard[T]) unlockOwner() { s.own.Unlock() }
 
-// currentSlot returns the range of shard indexes attach must create: all
-// of them.
-func currentSlot(n int) (lo, hi int) { return 0, n }
+// slotToCreate returns the index of the shard attach must create: the
+// first one missing, where enter stopped.
+func (st *state[T]) slotToCreate() int {
+	for i := range st.shards {
+		if st.shards[i].Load() == nil {
+			return i
+		}
+	}
+	return 0
+}
 
 // hint returns the shard whose shared list a slow path should try first.
-func hint(n int) int { return rand.IntN(n) }
+func hint(n int) int { return rand.IntN(max(n, 1)) }
 
 // stealLocal pops an object from another shard's local block: without
 // pinning, the goroutine that Put it may have used any shard.

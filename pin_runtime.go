@@ -57,12 +57,12 @@ func (st *state[T]) exit(s *shard[T]) {
 func (s *shard[T]) lockOwner()   { s.rl.LockUnpinned() }
 func (s *shard[T]) unlockOwner() { s.rl.UnlockUnpinned() }
 
-// currentSlot returns the range of shard indexes attach must create: the
+// slotToCreate returns the index of the shard attach must create: the
 // caller's P id.
-func currentSlot(int) (lo, hi int) {
+func (st *state[T]) slotToCreate() int {
 	i := runtimex.ProcPin()
 	runtimex.ProcUnpin()
-	return i, i + 1
+	return i
 }
 
 // hint returns the shard whose shared list a slow path should try first:
