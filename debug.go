@@ -86,6 +86,15 @@ type debugState struct {
 	filter [256]atomic.Int32
 }
 
+// debug returns c's debug bookkeeping, creating it on first use.
+func (c *core[T]) debug() *debugState {
+	if d := c.dbg.Load(); d != nil {
+		return d
+	}
+	c.dbg.CompareAndSwap(nil, new(debugState))
+	return c.dbg.Load()
+}
+
 // filterIndex hashes an identity to a filter slot (Fibonacci hashing).
 func filterIndex(id uintptr) int {
 	return int(uint64(id>>4) * 0x9e3779b97f4a7c15 >> 56)
@@ -139,16 +148,41 @@ func (d *debugState) syncEpoch() {
 	}
 }
 
-// debugPut runs Put's checks for x; it reports false if x must be dropped.
-func (p *Pool[T]) debugPut(st *state[T], x *T) bool {
+// debugCheckPut runs Put's double-Put check for x, before Reset and Keep;
+// it reports false if x must be dropped. It records nothing: debugMarkIdle
+// does, once the hooks have run, so that a Put whose hook panics leaves no
+// trace.
+func (p *Pool[T]) debugCheckPut(st *state[T], x *T) bool {
 	id := st.identity(x)
-	if id == 0 {
+	if id == 0 || !pooldebug.Current().DoublePut {
 		return true
 	}
+	d := st.c.debug()
+	d.mu.Lock()
+	d.syncEpoch()
+	_, dup := d.idle[id]
+	d.mu.Unlock()
+	if dup {
+		pooldebug.Report(pooldebug.KindDoublePut, typeName[T](), fmt.Sprintf(
+			"pool.Pool.Put: double Put of %s%s: it is already idle in the pool",
+			typeName[T](), describe(x)), "")
+		return false
+	}
+	return true
+}
+
+// debugMarkIdle records that Put took x back (leak=N stops tracking it) and,
+// if idle (x is about to be cached), that x is idle (doubleput).
+func (p *Pool[T]) debugMarkIdle(st *state[T], x *T, idle bool) {
+	id := st.identity(x)
+	if id == 0 {
+		return
+	}
 	set := pooldebug.Current()
-	d := &st.c.dbg
-	if !set.DoublePut && d.filter[filterIndex(id)].Load() == 0 {
-		return true // leak=N only, and x is not tracked: no lock
+	d := st.c.debug()
+	markIdle := idle && set.DoublePut
+	if !markIdle && d.filter[filterIndex(id)].Load() == 0 {
+		return // x is not tracked: no lock
 	}
 	d.mu.Lock()
 	d.syncEpoch()
@@ -157,21 +191,13 @@ func (p *Pool[T]) debugPut(st *state[T], x *T) bool {
 		delete(d.tracked, id)
 		d.filter[filterIndex(id)].Add(-1)
 	}
-	if set.DoublePut {
-		if _, dup := d.idle[id]; dup {
-			d.mu.Unlock()
-			pooldebug.Report(pooldebug.KindDoublePut, typeName[T](), fmt.Sprintf(
-				"pool.Pool.Put: double Put of %s%s: it is already idle in the pool",
-				typeName[T](), describe(x)), "")
-			return false
-		}
+	if markIdle {
 		if d.idle == nil {
 			d.idle = make(map[uintptr]struct{})
 		}
 		d.idle[id] = struct{}{}
 	}
 	d.mu.Unlock()
-	return true
 }
 
 // describe adds the address, or the slice capacity, to a report.
@@ -189,7 +215,7 @@ func (st *state[T]) debugForget(objs []T) {
 	if !st.hasIdentity || len(objs) == 0 {
 		return
 	}
-	d := &st.c.dbg
+	d := st.c.debug()
 	d.mu.Lock()
 	for i := range objs {
 		delete(d.idle, st.identity(&objs[i]))
@@ -210,7 +236,7 @@ func (p *Pool[T]) debugGet(st *state[T], x *T, hit bool) {
 	if !sampled && !set.DoublePut {
 		return
 	}
-	d := &st.c.dbg
+	d := st.c.debug()
 	d.mu.Lock()
 	d.syncEpoch()
 	if hit {

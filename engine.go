@@ -14,171 +14,96 @@ import (
 
 // The engine, in tiers:
 //
-//   - fast path: each slot (a thread, see runtimex.Slot) owns a shard whose
-//     local block is a small LIFO stack of T, used only inside a section on
-//     that slot: a nosplit function the goroutine cannot be preempted in,
-//     so it needs no lock, no atomic read-modify-write and, unlike
-//     runtime.procPin, not even a call to leave it. Values larger than
-//     maxFastSize skip it (a nosplit function copying them could overflow
-//     the nosplit stack limit), as does a thread without a slot;
-//   - slow path: the shard's victim block (last GC cycle's local block),
-//     then the shards' shared lists (mutex per shard; other slots steal from
-//     them), then the MinIdle reserve, then New;
-//   - trimming: after each GC cycle the trimmer goroutine (trim.go) rotates
-//     local -> victim -> released, and shared -> old -> released, so an
-//     idle object lives at most two cycles unless MinIdle keeps it (the old
-//     list is held weakly, see oldlist.go).
+//   - fast path: each P owns a shard (created when the P first uses the
+//     pool) whose local block is a small LIFO stack of T. Get and Put enter
+//     the shard of their P (enter: pinned to the P with procPin as sync.Pool
+//     does, or holding the shard's own lock in the portable build, see
+//     pin_runtime.go and pin_portable.go) and touch only that shard;
+//   - slow path: the shards' shared lists (one mutex per shard; other Ps
+//     steal from them), then the MinIdle reserve, then New;
+//   - trimming (trim.go): after each GC cycle, run by the runtime's cleanup
+//     goroutine, local blocks move to limbo, limbo to the old list, the
+//     shared list to the old list, and the old list is released (held
+//     weakly, so the next cycle collects it), unless MinIdle keeps it.
 //
-// The trimmer never reads a block that a goroutine in a section may still be
-// using: it swaps block pointers atomically, and reads a swapped-out
-// ("retired") block only after a full GC cycle has passed, because a GC
-// cycle's stop-the-world phases cannot begin while any goroutine is in a
-// section (it cannot be preempted there) or pinned.
+// The trimmer never reads a block that a goroutine in the fast path may
+// still be using: it swaps the block pointer out and reads the block (in
+// limbo) only after a GC cycle has completed, because a cycle's
+// stop-the-world phases cannot begin while any goroutine is pinned.
+//
+// Bounds. A pool with MaxIdle counts its idle objects against MaxIdle with
+// credit, like the byte budget of bytepool (internal/budget):
+//
+//	idle + Σ shard.count + core.free == MaxIdle, every term >= 0
+//
+// where idle counts every object in blocks, limbo, shared and old lists and
+// the reserve. Put moves one unit from its P's credit (shard.count) to idle,
+// a Get hit moves it back, trimming moves released objects' units to free.
+// The fast paths touch only their shard's credit; the slow paths refill it
+// from free (atomic). A P keeps at most 2*chunk credit.
 
-// maxFastSize is the largest value size that takes the per-slot fast path.
-// Values the compiler cannot keep in registers (arrays of two or more
-// elements, structs of more than four fields, anything over four words) are
-// copied, when they hold pointers, by runtime.wbMove and wbZero, whose
-// nosplit call chains leave the sections about 300 bytes of the linker's
-// nosplit stack limit; 32 bytes is the largest size for which every such
-// shape links (TestValueShapes builds pools of values around the bound,
-// on every architecture we cross-compile for).
-const maxFastSize = 32
-
-// blockCap is the capacity of a local block: how many objects each slot caches
-// without taking a lock. When a Put finds its block full, the older half
-// moves to the shard's shared list in one locked operation.
+// blockCap is the largest capacity of a local block: how many objects each
+// P caches without taking a lock. When a Put finds its block full, the
+// older half moves to the shard's shared list in one locked operation.
 const blockCap = 16
 
-// block is one slot's cache of idle objects.
+// blockBytes bounds the bytes of a block's items: values larger than
+// blockBytes/blockCap get fewer than blockCap places (at least one).
+const blockBytes = 512
+
+const cacheLine = 64
+
+// block is one P's cache of idle objects.
 type block[T any] struct {
-	_ [cacheLine]byte // keeps the hot fields off other objects' cache lines
-
-	rl runtimex.RaceLock // under -race only: orders accesses for the detector
-
-	// n is the number of objects in items[:n]. Only a goroutine in a
-	// section of the owning slot reads or writes n and items while the
-	// block is installed in the shard (or was when the goroutine loaded
-	// it); after the block is swapped out, the trimmer reads them only once
-	// a GC cycle has passed (see retired).
+	// n is the number of objects in items[:n]. Only a goroutine that
+	// entered the owning shard reads or writes n and items while the block
+	// is the shard's local block (or was when the goroutine loaded it);
+	// once the trimmer swapped it out, it reads them only after a GC cycle
+	// has passed (see shardShared.limbo).
 	n     int
-	items [blockCap]T
-
-	// limit is how many objects the block may hold (<= blockCap); set
-	// before the block is published, immutable afterwards.
-	limit int
-
-	_ [cacheLine]byte
+	items []T // len(items) is the block's capacity; immutable
 }
 
-// len returns the number of objects in b. Called by goroutines other than
-// the owner, it is approximate (a plain word-sized read of n).
+// len returns the number of objects in b; exact only for the owner or
+// after the block's grace period.
 func (b *block[T]) len() int {
 	if b == nil {
 		return 0
 	}
-	b.rl.LockUnpinned()
-	n := b.n
-	b.rl.UnlockUnpinned()
-	return n
+	return b.n
 }
 
-const cacheLine = 64
-
-// popVictim is pop for a victim block, which may be nil.
-//
-//go:nosplit
-func (b *block[T]) popVictim(x *T) bool {
-	return b != nil && b.pop(x)
-}
-
-// pop moves the newest object of b to *x and reports true, or reports false
-// if b is empty. The caller must be in a section of b's slot.
-//
-//go:nosplit
-func (b *block[T]) pop(x *T) bool {
-	raceLock(&b.rl)
+// pop moves the newest object of b out and reports true, or reports false
+// if b is nil or empty.
+func (b *block[T]) pop() (x T, ok bool) {
+	if b == nil {
+		return x, false
+	}
 	n := b.n - 1
-	if n >= 0 {
-		*x = b.items[n]
-		var zero T
-		b.items[n] = zero // do not keep the object alive from the pool
-		b.n = n
+	if uint(n) >= uint(len(b.items)) {
+		return x, false
 	}
-	raceUnlock(&b.rl)
-	return n >= 0
+	x = b.items[n]
+	var zero T
+	b.items[n] = zero // do not keep the object alive from the pool
+	b.n = n
+	return x, true
 }
 
-// push adds *x to b and reports true, or reports false if b is full. The
-// caller must be in a section of b's slot.
-//
-//go:nosplit
-func (b *block[T]) push(x *T) bool {
-	raceLock(&b.rl)
-	n := b.n
-	ok := n < b.limit
-	if ok {
-		b.items[n] = *x
-		b.n = n + 1
-	}
-	raceUnlock(&b.rl)
-	return ok
+// room reports whether b exists and has room for one more object.
+func (b *block[T]) room() bool { return b != nil && b.n < len(b.items) }
+
+// push adds x to b, which must have room.
+func (b *block[T]) push(x T) {
+	b.items[b.n] = x
+	b.n++
 }
 
-// takeCredit takes n bytes of slot i's budget credit for an object about to
-// be cached and reports true, or reports false, taking nothing, if the
-// credit is short (the caller then refills from the budget's free bytes).
-// The caller must be in a section of slot i.
-//
-//go:nosplit
-func takeCredit(bg *budget.Budget, i int, n int64) bool {
-	c := &bg.Local[i]
-	raceLock(&c.RL)
-	ok := c.N >= n
-	if ok {
-		c.N -= n
-	}
-	raceUnlock(&c.RL)
-	return ok
-}
-
-// giveCredit adds n bytes to slot i's credit (a cached object was taken, or
-// a refill brought more than its need) and returns the excess the slot may
-// not keep, beyond 2*Chunk, which the caller must give back with
-// bg.Release once out of its section. The caller must be in a section of
-// slot i.
-//
-//go:nosplit
-func giveCredit(bg *budget.Budget, i int, n int64) (excess int64) {
-	c := &bg.Local[i]
-	raceLock(&c.RL)
-	c.N += n
-	if chunk := bg.Chunk; c.N > 2*chunk {
-		excess = c.N - chunk
-		c.N = chunk
-	}
-	raceUnlock(&c.RL)
-	return excess
-}
-
-// blockPtr is an atomic pointer to a block whose Load may be called in a
-// section: it uses the sync/atomic function, not atomic.Pointer's method,
-// which is an ordinary call when not inlined (-gcflags=-l).
-type blockPtr[T any] struct{ p unsafe.Pointer }
-
-//go:nosplit
-func (b *blockPtr[T]) Load() *block[T] { return (*block[T])(atomic.LoadPointer(&b.p)) }
-
-func (b *blockPtr[T]) Store(v *block[T]) { atomic.StorePointer(&b.p, unsafe.Pointer(v)) }
-
-func (b *blockPtr[T]) Swap(v *block[T]) *block[T] {
-	return (*block[T])(atomic.SwapPointer(&b.p, unsafe.Pointer(v)))
-}
-
-// shard is one slot's part of a pool. The owner part and the shared part are
+// shard is one P's part of a pool. The owner part and the shared part are
 // each padded to a multiple of 128 bytes (two cache lines, against the
-// adjacent-line prefetcher) so that slots stealing from the shared part do
-// not slow down the owner.
+// adjacent-line prefetcher), and shards are allocated separately (size
+// classes of 256 bytes and more are 64-byte aligned), so that Ps stealing
+// from the shared part do not slow down the owner.
 type shard[T any] struct {
 	shardOwner[T]
 	_ [128 - ownerSize%128]byte
@@ -187,50 +112,69 @@ type shard[T any] struct {
 	_ [128 - sharedSize%128]byte
 }
 
+// The sizes of a shard's parts do not depend on T: their fields hold T only
+// behind pointers and slices.
 const (
-	ptrSize    = unsafe.Sizeof(uintptr(0))
-	ownerSize  = 2*ptrSize + 2*unsafe.Sizeof(counter{})
-	sharedSize = unsafe.Sizeof(sync.Mutex{}) + ptrSize + unsafe.Sizeof([]int(nil)) + unsafe.Sizeof(oldList[int]{})
+	ownerSize  = unsafe.Sizeof(shardOwner[byte]{})
+	sharedSize = unsafe.Sizeof(shardShared[byte]{})
 )
 
+// shardOwner is the part of a shard that only a goroutine that entered it
+// (st.enter) reads or writes, except where a field says otherwise.
 type shardOwner[T any] struct {
-	// local is the slot's current block. The owner loads it (load-acquire)
-	// and uses it in a section; the trimmer replaces it (store-release)
-	// with an empty block and never touches the old one within the same GC
-	// cycle.
-	local blockPtr[T]
-	// victim is the previous cycle's local block, or nil. Same protocol.
-	victim blockPtr[T]
+	rl  runtimex.RaceLock // under -race only: shows the detector the order pinning gives
+	own sync.Mutex        // portable build: held by the goroutine that entered the shard
 
-	// gets and puts count calls made on this slot; written only in its
-	// sections.
+	// local is the P's block, or nil until the P's first Put. The owner
+	// loads it (load-acquire); the trimmer swaps it for nil
+	// (store-release) and reads the old block only after its grace period.
+	local atomic.Pointer[block[T]]
+
+	// gets and puts count calls whose fast path entered this shard;
+	// written only by the owner, read by Stats.
 	gets, puts counter
+
+	// count is the P's MaxIdle credit: how many objects it may cache
+	// without taking from core.free. 0 <= count; owner only.
+	count int64
+
+	// pid is the shard's index in state.shards (the P id); immutable.
+	pid int
 }
 
+// shardShared is the part of a shard any goroutine may use under mu.
 type shardShared[T any] struct {
 	mu sync.Mutex
-	// dead is set, under mu, when the state holding this shard has been
-	// replaced after the slots grew: its lists were moved to the new state
-	// and nothing may be added to them.
-	dead bool
-	// shared holds objects spilled from local blocks; old holds those that
-	// were in shared at the last trim. Any goroutine may pop from them
-	// under mu.
+	// shared holds objects spilled from the local block; old holds those
+	// that were in shared (and limbo) at the last trim. Any goroutine may
+	// pop from them under mu.
 	shared []T
 	old    oldList[T]
+	// limbo is the local block the last trim swapped out, and stamp the GC
+	// cycle count read after the swap: once the count exceeds stamp, no
+	// goroutine can still be using the block. Trimmer only (under mu).
+	limbo *block[T]
+	stamp uint64
 }
 
-// state is the engine of one Pool for a number of slots.
+// state is the engine of one Pool for a number of Ps.
 type state[T any] struct {
-	shards []shard[T] // one per slot; immutable
+	// shards has an entry for every P id below its length (at least
+	// GOMAXPROCS when the state was made). Entries are set once, under
+	// core.mu, when their P first needs them; a larger state made when
+	// GOMAXPROCS grows shares them.
+	shards []atomic.Pointer[shard[T]]
 
-	c *core[T] // survives replacement of the state
+	c *core[T]
+
+	counted bool  // MaxIdle is set: the fast paths move credit (see shard.count)
+	credit  bool  // counted || bg != nil: the fast paths move some credit
+	chunk   int64 // credit a refill gives a P beyond its need; a P keeps at most 2*chunk
 
 	nilable     bool // T's first word is a pointer whose nil means "nil value"
 	hasIdentity bool // T's first word identifies the object (debug checks)
 	isSlice     bool
-	limit       int       // capacity of each block, 0 <= limit <= blockCap
-	disabled    *block[T] // the one block of every shard when limit == 0; always empty
+	limit       int // capacity of each block, 1 <= limit <= blockCap
 
 	// bg, if set, is a byte budget that every cached object holds weight
 	// bytes of (poolhooks.SetBudget); copied from the core.
@@ -244,48 +188,37 @@ type core[T any] struct {
 
 	minIdle int
 	maxIdle int
-	harvest bool // retire swapped-out blocks and read them after a grace period (MinIdle > 0 or a budget)
 
-	// held counts the objects in shared lists, the reserve and retired
-	// blocks: everything idle except what sits in installed blocks.
-	// Spills reserve room in it with a CAS loop bounded by sharedCap.
-	held      atomic.Int64
-	sharedCap atomic.Int64 // bound on held for spills; -1: unbounded
+	// free is the MaxIdle credit that no P holds and no idle object uses;
+	// see the invariant at the top of this file. Pools without MaxIdle do
+	// not use it.
+	free atomic.Int64
 
-	// gets and puts count the calls not counted on a shard.
+	// held counts the objects in shared and old lists and in the reserve:
+	// everything idle except what sits in blocks and limbo. Gets read it
+	// to skip the shared lists when they are empty.
+	held atomic.Int64
+
+	// Counters of the slow paths.
 	gets, misses, drops, evicted, puts atomic.Uint64
 
-	// old holds the shards of states replaced after the slots grew: a
-	// goroutine that loaded such a state may still count a Get or Put in
-	// them, so Stats keeps summing them. Written under trimMu, read by Stats
-	// through the atomic pointer.
-	old atomic.Pointer[[][]shard[T]]
+	// mu serializes state replacement, shard creation and trimming, and
+	// guards lastCycle.
+	mu        sync.Mutex
+	lastCycle uint64 // GC cycle count at the last trim
 
-	mu      sync.Mutex
-	reserve []T // up to minIdle objects kept across GC cycles; guarded by mu
+	resMu   sync.Mutex
+	reserve []T // up to minIdle objects kept across GC cycles; guarded by resMu
 
-	dbg debugState // POOLDEBUG bookkeeping; used only while debug mode is on
+	// dbg is the POOLDEBUG bookkeeping, created when debug mode first
+	// needs it (see debug).
+	dbg atomic.Pointer[debugState]
 
 	// bg and weight: see state; bgDrops counts Puts the budget refused.
 	// Set by poolhooks.SetBudget before first use.
 	bg      *budget.Budget
 	weight  int64
 	bgDrops *atomic.Uint64
-
-	// trimMu serializes trimming and state replacement; it guards the
-	// fields below.
-	trimMu    sync.Mutex
-	lastCycle uint64       // GC cycle count at the last trim
-	retired   []retired[T] // swapped-out blocks waiting for their grace period
-}
-
-// retired is a block swapped out of a shard by the trimmer. A goroutine that
-// loaded the block before the swap may still be using it in a section; once
-// a GC cycle has completed after stamp, none can be.
-type retired[T any] struct {
-	b     *block[T]
-	n     int    // b.n as read at retirement, added to held
-	stamp uint64 // GC cycle count read after the swap
 }
 
 // init creates the pool's state on first use.
@@ -297,12 +230,12 @@ func (p *Pool[T]) init() *state[T] {
 	}
 	if c.maxIdle > 0 {
 		c.minIdle = min(c.minIdle, c.maxIdle)
+		c.free.Store(int64(c.maxIdle))
 	}
-	c.harvest = c.minIdle > 0
 	c.lastCycle = runtimex.GCCycles()
-	// One shard per slot assigned so far, and at least GOMAXPROCS: each
-	// state replacement releases the objects in the old blocks.
-	st := newState(c, min(max(slots.len(), runtime.GOMAXPROCS(0)), maxSlots))
+	// No shards yet: the first Get or Put of each P creates its own
+	// (attach), so a pool nobody uses costs only its core.
+	st := newState(c, 0, nil)
 	if !p.st.CompareAndSwap(nil, st) {
 		return p.st.Load() // another goroutine won; c is garbage
 	}
@@ -310,21 +243,23 @@ func (p *Pool[T]) init() *state[T] {
 	return st
 }
 
-// newState returns a state with n shards, sized for c's bounds.
-//
-// Bound: with MaxIdle set, each of the n local blocks and n victim blocks
-// holds at most limit objects (4n blocks when retired blocks may wait for
-// harvest), and held is kept at most MaxIdle minus those, so Idle never
-// exceeds MaxIdle. When MaxIdle is too small to give every block one slot,
-// the blocks are disabled (limit 0) and every object goes through the shared
-// lists.
-func newState[T any](c *core[T], n int) *state[T] {
+// newState returns a state with n shard entries, sharing the shards of old
+// if it is not nil.
+func newState[T any](c *core[T], n int, old *state[T]) *state[T] {
 	st := &state[T]{
-		shards: make([]shard[T], n),
-		c:      c,
-		limit:  blockCap,
-		bg:     c.bg,
-		weight: c.weight,
+		shards:  make([]atomic.Pointer[shard[T]], n),
+		c:       c,
+		counted: c.maxIdle > 0,
+		limit:   blockCap,
+		bg:      c.bg,
+		weight:  c.weight,
+	}
+	st.credit = st.counted || st.bg != nil
+	if st.counted {
+		// Credit stranded in other Ps is at most 2*chunk*n, a quarter of
+		// what MinIdle leaves of MaxIdle: one goroutine can always fill
+		// MinIdle and three quarters of MaxIdle.
+		st.chunk = int64(c.maxIdle-c.minIdle) / int64(8*max(n, runtime.GOMAXPROCS(0)))
 	}
 	switch reflect.TypeFor[T]().Kind() {
 	case reflect.Pointer, reflect.UnsafePointer, reflect.Map, reflect.Chan:
@@ -335,102 +270,160 @@ func newState[T any](c *core[T], n int) *state[T] {
 		st.nilable = true
 	}
 	var zero T
-	if unsafe.Sizeof(zero) > maxFastSize {
-		st.limit = 0 // no fast path: only the shared lists
+	if size := unsafe.Sizeof(zero); size > 0 {
+		st.limit = int(min(max(blockBytes/size, 1), blockCap))
 	}
-	c.sharedCap.Store(-1)
-	if c.maxIdle > 0 {
-		blocks := 2 * n
-		if c.harvest {
-			blocks = 4 * n
+	if old != nil {
+		for i := range old.shards {
+			st.shards[i].Store(old.shards[i].Load())
 		}
-		st.limit = min(st.limit, c.maxIdle/blocks)
-		c.sharedCap.Store(int64(c.maxIdle - blocks*st.limit))
-	}
-	if st.limit == 0 {
-		st.disabled = new(block[T])
-	}
-	for i := range st.shards {
-		st.shards[i].local.Store(st.newBlock())
 	}
 	return st
 }
 
-// newBlock returns an empty block for a shard: st.disabled, shared by all
-// shards, when blocks are disabled (it stays empty: push refuses every
-// object), or a new block.
-func (st *state[T]) newBlock() *block[T] {
-	if st.limit == 0 {
-		return st.disabled
+// attach makes sure the calling goroutine's P (in the portable build: the
+// first index without one) has a shard, growing the state if GOMAXPROCS grew, and returns the
+// current state. The goroutine may have moved to another P by the time it
+// returns; callers retry.
+func (p *Pool[T]) attach() *state[T] {
+	c := p.st.Load().c
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := p.st.Load()
+	if n := runtime.GOMAXPROCS(0); n > len(st.shards) {
+		st = newState(c, n, st)
+		p.st.Store(st)
 	}
-	return &block[T]{limit: st.limit}
+	i := st.slotToCreate()
+	if i >= len(st.shards) {
+		st = newState(c, i+1, st)
+		p.st.Store(st)
+	}
+	if st.shards[i].Load() == nil {
+		s := new(shard[T])
+		s.pid = i
+		st.shards[i].Store(s)
+	}
+	return st
 }
 
-// getSlow is Get's slow path, outside any section: the caller's slot had
-// nothing (counted: the Get was counted on its shard), or the caller has no
-// slot in st, or T is too large for the fast path.
+// newBlock returns an empty block sized for st's values.
+func (st *state[T]) newBlock() *block[T] {
+	return &block[T]{items: make([]T, st.limit)}
+}
+
+// giveCount adds one unit to the owner's MaxIdle credit (an object left the
+// pool) and returns the excess beyond 2*chunk, which the caller gives back
+// to core.free once out of the fast path. The caller entered s.
+func (s *shard[T]) giveCount(chunk int64) (excess int64) {
+	s.count++
+	if s.count > 2*chunk {
+		excess = s.count - chunk
+		s.count = chunk
+	}
+	return excess
+}
+
+// takeCredits takes the MaxIdle unit and the budget bytes of an object about
+// to be cached from the credit of s's P and reports true, or reports false,
+// taking nothing, if either is short. The caller entered s.
+func (st *state[T]) takeCredits(s *shard[T]) bool {
+	if st.counted && s.count < 1 || st.bg != nil && !takeCredit(st.bg, s.pid, st.weight) {
+		return false
+	}
+	if st.counted {
+		s.count--
+	}
+	return true
+}
+
+// giveCredits gives the MaxIdle unit and the budget bytes of an object
+// leaving the pool to the credit of s's P, and returns the excess units and
+// bytes the P may not keep, for st.release once out of the fast path. The
+// caller entered s.
+func (st *state[T]) giveCredits(s *shard[T]) (units, bytes int64) {
+	if st.counted {
+		units = s.giveCount(st.chunk)
+	}
+	if st.bg != nil {
+		bytes = giveCredit(st.bg, s.pid, st.weight)
+	}
+	return units, bytes
+}
+
+// release gives back credit a fast path could not keep: count units to
+// core.free and bytes to the byte budget.
+func (st *state[T]) release(count, bytes int64) {
+	if count != 0 {
+		st.c.free.Add(count)
+	}
+	if bytes != 0 {
+		st.bg.Release(bytes)
+	}
+}
+
+// takeFree moves between lo and hi units of MaxIdle credit out of free and
+// returns how many, or 0 if free holds fewer than lo.
+func (c *core[T]) takeFree(lo, hi int64) int64 {
+	for {
+		f := c.free.Load()
+		if f < lo {
+			return 0
+		}
+		got := min(f, hi)
+		if c.free.CompareAndSwap(f, f-got) {
+			return got
+		}
+	}
+}
+
+// getSlow is Get's slow path: the caller's P had nothing in its block (the
+// Get was counted on its shard: counted), or has no shard yet.
 func (p *Pool[T]) getSlow(st *state[T], counted bool) T {
 	c := st.c
 	if !counted {
 		c.gets.Add(1)
-		st = p.ensureSlot(st)
 	}
-	if c.held.Load() > 0 {
-		x, ok := st.takeShared(st.hint())
+	x, ok := st.stealLocal()
+	if !ok && c.held.Load() > 0 {
+		x, ok = st.takeShared(hint(len(st.shards)))
 		if !ok {
 			x, ok = c.takeReserve()
 		}
-		if ok {
-			if st.bg != nil {
-				st.bg.Release(st.weight)
-			}
-			return p.handOut(st, x, true)
+	}
+	if ok {
+		st.release(b2i(st.counted), st.weight)
+		if pooldebug.On.Load() {
+			p.debugGet(st, &x, true)
 		}
+		return x
 	}
 	c.misses.Add(1)
-	var x T
 	if p.New != nil {
 		x = p.New()
 	}
-	return p.handOut(st, x, false)
-}
-
-// ensureSlot gives the calling thread a slot if it can, and returns a state
-// with a shard for every slot assigned so far.
-func (p *Pool[T]) ensureSlot(st *state[T]) *state[T] {
-	if n := slots.register(); n > len(st.shards) {
-		// Grow by a quarter at least, so that threads arriving one by
-		// one replace the state (and release its blocks) rarely.
-		return p.grow(min(max(n, len(st.shards)+len(st.shards)/4+1), maxSlots))
-	}
-	return st
-}
-
-// hint returns the shard whose shared list a caller outside a section should
-// use first: its slot's, if it has one (it may have moved to another thread
-// since; the choice only spreads the lists' lock traffic).
-func (st *state[T]) hint() int {
-	if i := slots.of(runtimex.M()); uint(i) < uint(len(st.shards)) {
-		return i
-	}
-	return 0
-}
-
-// handOut runs the debug bookkeeping, when debug mode is on, for x about to
-// be returned by Get.
-func (p *Pool[T]) handOut(st *state[T], x T, hit bool) T {
 	if pooldebug.On.Load() {
-		p.debugGet(st, &x, hit)
+		p.debugGet(st, &x, false)
 	}
 	return x
 }
 
-// takeShared pops an object from the shared lists, shard first's, then the
-// others' (stealing).
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// takeShared pops an object from the shared and old lists, shard first's,
+// then the others' (stealing).
 func (st *state[T]) takeShared(first int) (T, bool) {
 	n := len(st.shards)
 	for i := range n {
-		s := &st.shards[(first+i)%n]
+		s := st.shards[(first+i)%n].Load()
+		if s == nil {
+			continue
+		}
 		s.mu.Lock()
 		x, ok := popList(&s.shared)
 		collected := 0
@@ -465,164 +458,117 @@ func popList[T any](l *[]T) (T, bool) {
 }
 
 func (c *core[T]) takeReserve() (T, bool) {
-	c.mu.Lock()
+	c.resMu.Lock()
 	x, ok := popList(&c.reserve)
-	c.mu.Unlock()
+	c.resMu.Unlock()
 	if ok {
 		c.held.Add(-1)
 	}
 	return x, ok
 }
 
-// putSlow is Put's slow path, outside any section, for an x accepted by
-// Reset and Keep and not yet counted: the caller has no slot in st, or T is
-// too large for the fast path. x goes to a shared list.
+// putSlow caches x, admitted by Put and not yet counted, when the fast path
+// could not: the caller's P has no shard or block yet, its credit is short,
+// or its block is full (then the older half of the block moves to the
+// shard's shared list).
 func (p *Pool[T]) putSlow(st *state[T], x T) {
-	st.c.puts.Add(1)
-	var zero T
-	if unsafe.Sizeof(zero) <= maxFastSize {
-		st = p.ensureSlot(st)
-	}
-	if st.bg != nil && !st.bg.Reserve(st.weight) {
-		st.c.budgetDrop(st, x)
-		return
-	}
-	st.spill(st.hint(), []T{x})
-}
-
-// putRefill is Put's slow path when the slot's budget credit was short:
-// it refills from the budget's free bytes, or drops x if there are none.
-func (p *Pool[T]) putRefill(st *state[T], x T) {
-	got := st.bg.Refill(st.weight)
-	if got == 0 {
-		st.c.budgetDrop(st, x)
-		return
-	}
-	p.putFull(st, x, got-st.weight)
-}
-
-// putFull caches x, whose Put is counted and whose budget is reserved, when
-// the slot's local block was full (or after a refill, with extra bytes of
-// credit for the slot): in a section it moves the older half of the block
-// and x's place in line to out, keeping the newest objects local, then it
-// spills out to the shared list.
-func (p *Pool[T]) putFull(st *state[T], x T, extra int64) {
-	var out [blockCap/2 + 1]T
-	k, i, excess := st.moveHalf(&out, x, extra)
-	if excess > 0 {
-		st.bg.Release(excess)
-	}
-	if i < 0 {
-		// No slot in st any more (a state replaced under us): x goes
-		// to a shared list.
-		i, out[0], k = st.hint(), x, 1
-	}
-	st.spill(i, out[:k])
-	clear(out[:k])
-}
-
-// moveHalf is putFull's section. It returns how many objects it moved to
-// out, the slot (-1 if the caller has none in st) and the credit the slot
-// could not keep.
-//
-//go:nosplit
-func (st *state[T]) moveHalf(out *[blockCap/2 + 1]T, x T, extra int64) (k, slot int, excess int64) {
-	sectionEnter()
-	m := runtimex.M()
-	i := slots.first(m)
-	if i < 0 {
-		i = slots.probe(m)
-	}
-	if uint(i) >= uint(len(st.shards)) {
-		sectionExit()
-		return 0, -1, extra
-	}
-	if extra > 0 {
-		excess = giveCredit(st.bg, i, extra)
-	}
-	b := st.shards[i].local.Load()
-	if b.push(&x) {
-		sectionExit()
-		return 0, i, excess
-	}
-	raceLock(&b.rl)
-	k = b.n / 2
-	for j := 0; j < k; j++ {
-		out[j] = b.items[j]
-	}
-	for j := k; j < b.n; j++ {
-		b.items[j-k] = b.items[j]
-	}
-	var zero T
-	for j := b.n - k; j < b.n; j++ {
-		b.items[j] = zero
-	}
-	b.n -= k
-	if b.n < b.limit {
-		b.items[b.n] = x
-		b.n++
-	} else {
-		out[k] = x // limit 0: blocks are disabled
-		k++
-	}
-	raceUnlock(&b.rl)
-	sectionExit()
-	return k, i, excess
-}
-
-// spill appends objs (oldest first) to shard i's shared list, dropping the
-// oldest of them if the pool is at MaxIdle.
-func (st *state[T]) spill(i int, objs []T) {
 	c := st.c
-	k := c.reserveHeld(len(objs))
-	if d := len(objs) - k; d > 0 {
-		c.drops.Add(uint64(d))
-		if st.bg != nil {
-			st.bg.Release(int64(d) * st.weight)
+	// x's count unit and bytes, once taken from the free pools rather than
+	// from the P's credit (paidUnit, paidBytes), and credit taken beyond
+	// x's need for the P, not yet handed to a shard (units, bytes).
+	var paidUnit, paidBytes bool
+	var units, bytes int64
+	var nb *block[T] // a block allocated outside the fast path
+	for range 8 {
+		s := st.enter()
+		if s == nil {
+			st.exit(nil)
+			st = p.attach()
+			continue
 		}
-		if pooldebug.On.Load() {
-			st.debugForget(objs[:d])
+		// Hand the credit brought for the P to this P.
+		s.count += units
+		units = 0
+		var excess int64
+		if bytes != 0 {
+			excess = giveCredit(st.bg, s.pid, bytes)
+			bytes = 0
 		}
-		objs = objs[d:]
-	}
-	if k == 0 {
-		return
-	}
-	s := &st.shards[i]
-	s.mu.Lock()
-	if s.dead {
-		// The slots grew and this state was replaced after we loaded it.
+		needUnit := st.counted && !paidUnit && s.count < 1
+		needBytes := st.bg != nil && !paidBytes && !hasCredit(st.bg, s.pid, st.weight)
+		b := s.local.Load()
+		if needUnit || needBytes || b == nil && nb == nil {
+			st.exit(s)
+			st.release(0, excess)
+			if needUnit {
+				got := c.takeFree(1, 1+st.chunk)
+				if got == 0 {
+					c.putDrop(st, x, nil)
+					return
+				}
+				paidUnit, units = true, got-1
+			}
+			if needBytes {
+				got := st.bg.Refill(st.weight)
+				if got == 0 {
+					st.release(units+b2i(paidUnit), 0)
+					c.putDrop(st, x, c.bgDrops)
+					return
+				}
+				paidBytes, bytes = true, got-st.weight
+			}
+			if b == nil && nb == nil {
+				nb = st.newBlock()
+			}
+			continue
+		}
+		if b == nil {
+			b = nb
+			s.local.Store(b)
+		}
+		if st.counted && !paidUnit {
+			s.count--
+		}
+		if st.bg != nil && !paidBytes {
+			takeCredit(st.bg, s.pid, st.weight)
+		}
+		s.puts.inc()
+		if b.room() {
+			b.push(x)
+			st.exit(s)
+			st.release(0, excess)
+			return
+		}
+		// Full: the older half moves to the shared list; x stays local.
+		var out [blockCap / 2]T
+		k := (b.n + 1) / 2
+		copy(out[:], b.items[:k])
+		copy(b.items, b.items[k:b.n])
+		clear(b.items[b.n-k : b.n])
+		b.n -= k
+		b.push(x)
+		st.exit(s)
+		st.release(0, excess)
+		s.mu.Lock()
+		s.shared = append(s.shared, out[:k]...)
 		s.mu.Unlock()
-		c.held.Add(-int64(k))
-		c.pool.st.Load().spill(0, objs)
+		c.held.Add(int64(k))
+		clear(out[:k])
 		return
 	}
-	s.shared = append(s.shared, objs...)
-	s.mu.Unlock()
+	// GOMAXPROCS kept changing under us: give up on this Put.
+	st.release(units+b2i(paidUnit), bytes+st.weight*b2i(paidBytes && st.bg != nil))
+	c.putDrop(st, x, nil)
 }
 
-// reserveHeld adds up to k to held without exceeding sharedCap and returns
-// how much it added.
-func (c *core[T]) reserveHeld(k int) int {
-	limit := c.sharedCap.Load()
-	if limit < 0 {
-		c.held.Add(int64(k))
-		return k
-	}
-	for {
-		h := c.held.Load()
-		room := int(max(limit-h, 0))
-		k = min(k, room)
-		if k == 0 || c.held.CompareAndSwap(h, h+int64(k)) {
-			return k
-		}
-	}
-}
-
-// budgetDrop counts a Put whose object the byte budget refused.
-func (c *core[T]) budgetDrop(st *state[T], x T) {
+// putDrop counts a Put whose object the pool refused after admitting it
+// (MaxIdle or the byte budget reached; reason counts budget refusals).
+func (c *core[T]) putDrop(st *state[T], x T, reason *atomic.Uint64) {
+	c.puts.Add(1)
 	c.drops.Add(1)
-	c.bgDrops.Add(1)
+	if reason != nil {
+		reason.Add(1)
+	}
 	if pooldebug.On.Load() {
 		st.debugForget([]T{x})
 	}
@@ -634,84 +580,81 @@ func (c *core[T]) dropOnPut() {
 	c.drops.Add(1)
 }
 
-// grow replaces the state with one that has n shards, one for every slot
-// assigned so far. Objects in the old shared lists move to the new state;
-// objects in the old blocks are released like trimmed ones.
-func (p *Pool[T]) grow(n int) *state[T] {
-	old := p.st.Load()
-	c := old.c
-	c.trimMu.Lock()
-	defer c.trimMu.Unlock()
-	old = p.st.Load()
-	if len(old.shards) >= n {
-		return old
-	}
-	st := newState(c, n)
-	var olds [][]shard[T]
-	if o := c.old.Load(); o != nil {
-		olds = *o
-	}
-	olds = append(olds[:len(olds):len(olds)], old.shards)
-	c.old.Store(&olds)
-	p.st.Store(st)
-	var released int
-	disabled := new(block[T])
-	for i := range old.shards {
-		s := &old.shards[i]
-		// A goroutine that loaded the old state may still use s.local in
-		// a section: give it an empty, disabled block, whose Puts spill to
-		// the (dead) shared list and are redirected to the new state.
-		released += c.retire(s.local.Swap(disabled))
-		released += c.retire(s.victim.Swap(nil))
-		s.mu.Lock()
-		s.dead = true
-		old, collected := s.old.take()
-		moved := append(s.shared, old...)
-		s.shared = nil
-		s.mu.Unlock()
-		c.held.Add(-int64(collected))
-		released += collected
-		ns := &st.shards[i]
-		ns.mu.Lock()
-		ns.shared = append(ns.shared, moved...)
-		ns.mu.Unlock()
-	}
-	c.stampRetired()
-	c.released(released)
-	return st
-}
-
 // stats sums the counters of all shards and the core.
 func (st *state[T]) stats() Stats {
 	c := st.c
 	s := Stats{
+		Gets:    c.gets.Load(),
 		Puts:    c.puts.Load(),
 		Misses:  c.misses.Load(),
 		Drops:   c.drops.Load(),
 		Evicted: c.evicted.Load(),
 	}
-	s.Gets = c.gets.Load()
 	idle := c.held.Load()
 	for i := range st.shards {
-		sh := &st.shards[i]
+		sh := st.shards[i].Load()
+		if sh == nil {
+			continue
+		}
 		s.Gets += sh.gets.load()
 		s.Puts += sh.puts.load()
-		idle += int64(sh.local.Load().len() + sh.victim.Load().len())
-	}
-	if o := c.old.Load(); o != nil {
-		for _, shards := range *o {
-			if &shards[0] == &st.shards[0] {
-				// grow stores the replaced state's shards in old before
-				// it replaces the state: st may be that state, already
-				// counted above.
-				continue
-			}
-			for i := range shards {
-				s.Gets += shards[i].gets.load()
-				s.Puts += shards[i].puts.load()
-			}
-		}
+		sh.mu.Lock()
+		sh.lockOwner()
+		idle += int64(sh.local.Load().len() + sh.limbo.len())
+		sh.unlockOwner()
+		sh.mu.Unlock()
 	}
 	s.Idle = int(max(idle, 0))
 	return s
+}
+
+// takeCredit takes n bytes of P i's budget credit for an object about to be
+// cached and reports true, or reports false, taking nothing, if the credit
+// is short (the caller then refills from the budget's free bytes). The
+// caller entered the shard of P i. The portable build keeps no credit.
+func takeCredit(bg *budget.Budget, i int, n int64) bool {
+	if !pinned || uint(i) >= uint(len(bg.Local)) {
+		return false
+	}
+	c := &bg.Local[i]
+	raceLock(&c.RL)
+	ok := c.N >= n
+	if ok {
+		c.N -= n
+	}
+	raceUnlock(&c.RL)
+	return ok
+}
+
+// hasCredit reports whether P i's budget credit covers n bytes; see
+// takeCredit. The portable build reports true, so callers reserve from the
+// budget's free bytes directly.
+func hasCredit(bg *budget.Budget, i int, n int64) bool {
+	if !pinned || uint(i) >= uint(len(bg.Local)) {
+		return false
+	}
+	c := &bg.Local[i]
+	raceLock(&c.RL)
+	ok := c.N >= n
+	raceUnlock(&c.RL)
+	return ok
+}
+
+// giveCredit adds n bytes to P i's credit (a cached object was taken, or a
+// refill brought more than its need) and returns the excess the P may not
+// keep, beyond 2*Chunk, which the caller must give back with bg.Release
+// once out of the fast path. The caller entered the shard of P i.
+func giveCredit(bg *budget.Budget, i int, n int64) (excess int64) {
+	if !pinned || uint(i) >= uint(len(bg.Local)) {
+		return n
+	}
+	c := &bg.Local[i]
+	raceLock(&c.RL)
+	c.N += n
+	if chunk := bg.Chunk; c.N > 2*chunk {
+		excess = c.N - chunk
+		c.N = chunk
+	}
+	raceUnlock(&c.RL)
+	return excess
 }

@@ -14,6 +14,9 @@ import (
 // Put drops one object in four on purpose.
 const RaceEnabled = raceEnabled
 
+// Pinned reports whether the engine pins the P (false: the portable build).
+const Pinned = pinned
+
 // ForceGC runs GC cycles back to back, a millisecond apart, until stop is
 // closed.
 func ForceGC(stop <-chan struct{}) {
@@ -43,7 +46,7 @@ func GCAndTrim() bool {
 	return true
 }
 
-// ShardSize and ShardOwnerSize expose the padded layout for TestShardPadding.
+// ShardSize and ShardOwnerOffset expose the padded layout for TestShardPadding.
 func ShardSize() uintptr { return unsafe.Sizeof(shard[*int]{}) }
 
 func ShardOwnerOffset() (shared uintptr) {
@@ -60,10 +63,25 @@ func DebugIdle[T any](p *Pool[T]) int {
 	if st == nil {
 		return 0
 	}
-	d := &st.c.dbg
+	d := st.c.debug()
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return len(d.idle)
+}
+
+// Shards returns how many shards p has created (Ps that used it).
+func Shards[T any](p *Pool[T]) int {
+	st := p.st.Load()
+	if st == nil {
+		return 0
+	}
+	n := 0
+	for i := range st.shards {
+		if st.shards[i].Load() != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // SetDebugOutput redirects the default reporter's leak lines (nil: stderr).

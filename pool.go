@@ -5,7 +5,6 @@ import (
 	"unsafe"
 
 	"github.com/poolkit/pool/internal/pooldebug"
-	"github.com/poolkit/pool/internal/runtimex"
 )
 
 // A Pool is a typed set of temporary objects that may be individually saved
@@ -16,31 +15,56 @@ import (
 // cycles (MinIdle), and counts what it does (Stats).
 //
 // Any item stored in the Pool may be removed automatically at any time
-// without notification. Without MinIdle, an idle object is released after at
-// most two GC cycles, as with sync.Pool.
+// without notification. Without MinIdle, an idle object is released by the
+// second GC cycle after it was Put (see "GC" below).
 //
 // When not to use it: for objects that are cheap to allocate (small structs
 // without pointers to further allocations, where a pool round trip costs
-// about as much as the allocation it saves: measure with the tinystruct
-// workload of cmd/poolbench on your machine), or for short-lived objects
-// whose lifetime is one function (let escape analysis keep them on the
-// stack).
-// A Pool is no free list for objects with a lifetime you must control: it may
-// drop anything it holds. Values of T are cached inline, up to 16 per
-// thread in each of two blocks. Values larger than 32 bytes skip the
-// per-thread caches and take a lock on every Get and Put: for large value
-// types, pool pointers (*T) instead.
-//
-// Known limitation: the fast path is made of //go:nosplit functions (see
-// Get). A program built with optimizations off (-gcflags=all=-N, as debuggers
-// do) fails to link, with "nosplit stack over 792 byte limit", if it pools
-// values of at most 32 bytes that contain pointers and that the compiler
-// copies with a runtime call: arrays of two or more elements, or structs of
-// more than four fields. Pool a pointer to such values instead.
+// about as much as the allocation it saves: measure with cmd/poolbench or
+// pooladvise on your program), or for short-lived objects whose lifetime is
+// one function (let escape analysis keep them on the stack). A Pool is no
+// free list for objects with a lifetime you must control: it may drop
+// anything it holds.
 //
 // The zero value is an empty pool ready to use: Get returns the zero T and
 // Put caches. The exported fields configure the pool and must be set before
 // its first use and not changed afterwards.
+//
+// # Cost
+//
+// Get and Put cost about what sync.Pool's do (they pin the goroutine to its
+// P the same way), with no allocation for any T: values are cached inline,
+// so a Pool[[]byte] or a Pool of small structs does not box. Each P that
+// uses the pool gets a cache of up to 16 values (fewer for values larger
+// than 32 bytes); pool large value types by pointer. An idle pool costs a
+// few hundred bytes plus about 300 bytes for each P that has used it.
+// The engine starts no goroutine: GC trimming runs in the runtime's cleanup
+// goroutine (runtime.AddCleanup), between GC cycles.
+//
+// On toolchains newer than the ones the engine has been verified on (Go
+// 1.26), and with the build tag poolkit_portable, Get and Put take a
+// per-shard lock instead of pinning the P: correct everywhere, somewhat
+// slower.
+//
+// # Bounds
+//
+// MaxIdle is exact: Stats().Idle never exceeds it. Each P holds a small
+// share of the unused bound (at most (MaxIdle-MinIdle)/(4·GOMAXPROCS) in
+// all) that other Ps cannot use, so a Put may be dropped while the pool
+// holds up to that many fewer than MaxIdle; one goroutine can always fill
+// at least three quarters of MaxIdle, and MinIdle of it.
+//
+// # GC
+//
+// After each GC cycle the pool ages what it holds: the objects that were
+// idle in a P's cache are released after the second cycle, those in the
+// shared lists are held weakly after the first cycle, so the second one
+// collects them. The aging runs shortly after each cycle, not during it,
+// so a program that runs cycles back to back (runtime.GC twice in a row)
+// may see objects survive one more cycle. MinIdle objects survive any
+// number of cycles. When the heap goal reaches 90% of the memory limit
+// (GOMEMLIMIT), pools ignore MinIdle and release everything idle at each
+// cycle until the pressure ends.
 //
 // A Pool is safe for concurrent use by multiple goroutines. A Pool must not
 // be copied after first use (go vet's copylocks check reports copies).
@@ -52,12 +76,16 @@ type Pool[T any] struct {
 	noCopy noCopy
 
 	// New returns a new object. Get calls it when the pool has nothing to
-	// hand out. If New is nil, Get returns the zero T instead.
+	// hand out. If New is nil, Get returns the zero T instead. If New
+	// panics, the panic reaches Get's caller; the Get is counted (as a
+	// Get and a Miss) and nothing else changes.
 	New func() T
 
 	// Reset, if set, is called by Put on x before x is cached (and before
 	// Keep), so that Get always hands out clean objects. It must not call
-	// back into the Pool.
+	// back into the Pool. If Reset (or Keep) panics, the panic reaches
+	// Put's caller and the pool is left as if that Put had not been made:
+	// x is not cached, nothing is counted, debug mode does not record it.
 	Reset func(x T)
 
 	// Keep, if set, is called by Put after Reset; when it returns false, x
@@ -68,28 +96,21 @@ type Pool[T any] struct {
 	Keep func(x T) bool
 
 	// MaxIdle bounds the number of idle objects the pool holds, over all
-	// threads. Stats().Idle never exceeds MaxIdle+GOMAXPROCS; Puts beyond
-	// the bound are dropped and counted in Stats.Drops. 0 means no bound
+	// Ps and GC cycles: Stats().Idle never exceeds it. Puts beyond the
+	// bound are dropped and counted in Stats.Drops. 0 means no bound
 	// beyond GC trimming. Negative values are treated as 0.
-	//
-	// A MaxIdle smaller than twice the number of threads that have used
-	// pools (about GOMAXPROCS, plus threads that ran Get or Put after
-	// another one took their P during a system call) disables the
-	// per-thread caches, so every Get and Put takes a lock.
 	MaxIdle int
 
-	// MinIdle is the number of idle objects kept across GC cycles: while the
-	// pool holds no more than MinIdle idle objects, GC trimming leaves it
-	// alone, and objects trimmed beyond that are kept in a reserve until it
-	// holds MinIdle of them. 0 means sync.Pool behaviour: everything idle is
-	// released after at most two GC cycles. MinIdle is capped at MaxIdle when
-	// MaxIdle is set. Negative values are treated as 0.
+	// MinIdle is the number of idle objects kept across GC cycles: objects
+	// that GC trimming would release are kept instead while the pool holds
+	// fewer than MinIdle that way. 0 means sync.Pool behaviour: everything
+	// idle is released. MinIdle is capped at MaxIdle when MaxIdle is set.
+	// Negative values are treated as 0.
 	MinIdle int
 
-	// st is the pool's engine state, created on first use and replaced
-	// (never mutated in place) when more threads need slots than it has
-	// shards. Read with load-acquire on every Get and Put, before their
-	// sections start.
+	// st is the pool's engine state, created on first use and replaced by
+	// a larger one when GOMAXPROCS grows. Read with load-acquire on every
+	// Get and Put.
 	st atomic.Pointer[state[T]]
 }
 
@@ -102,59 +123,36 @@ type Pool[T any] struct {
 // Get, beyond what Reset guarantees about their state.
 //
 // The returned object belongs to the caller until it passes it to Put.
-//
-// Get is nosplit (and never inlined): for values of at most maxFastSize
-// bytes its fast path is a section (see slots.go) that pops from the local
-// block of the caller's slot, and every call in it is to a nosplit function.
-// Larger values go through getLocked, and Get keeps them in its caller's
-// frame, so its own frame stays small for every T.
-//
-//go:nosplit
-//go:noinline
-func (p *Pool[T]) Get() (x T) {
-	if unsafe.Sizeof(x) > maxFastSize {
-		p.getLocked(&x)
-		return x
-	}
+func (p *Pool[T]) Get() T {
 	st := p.st.Load()
 	if st == nil {
 		st = p.init()
 	}
-	sectionEnter()
-	m := runtimex.M()
-	i := slots.first(m)
-	if i < 0 {
-		i = slots.probe(m)
-	}
-	if uint(i) >= uint(len(st.shards)) {
-		sectionExit()
+	// Fast path: pop from the local block of the caller's P.
+	s := st.at(pin()) // st.enter(), inlined
+	if s == nil {
+		st.exit(nil)
 		return p.getSlow(st, false)
 	}
-	s := &st.shards[i]
 	s.gets.inc()
-	if !s.local.Load().pop(&x) && !s.victim.Load().popVictim(&x) {
-		sectionExit()
+	x, ok := s.local.Load().pop()
+	if !ok {
+		st.exit(s)
 		return p.getSlow(st, true)
 	}
-	var excess int64
-	if st.bg != nil {
-		excess = giveCredit(st.bg, i, st.weight)
-	}
-	sectionExit()
-	if excess > 0 {
-		st.bg.Release(excess)
+	if st.credit {
+		excess, bexcess := st.giveCredits(s)
+		st.exit(s)
+		if excess|bexcess != 0 {
+			st.release(excess, bexcess)
+		}
+	} else {
+		st.exit(s)
 	}
 	if pooldebug.On.Load() {
 		p.debugGet(st, &x, true)
 	}
 	return x
-}
-
-// getLocked is Get for values larger than maxFastSize.
-//
-//go:noinline
-func (p *Pool[T]) getLocked(x *T) {
-	*x = p.getSlow(p.state(), false)
 }
 
 // Put adds x to the pool. It first calls Reset(x) and then Keep(x) if they
@@ -166,17 +164,7 @@ func (p *Pool[T]) getLocked(x *T) {
 //
 // After Put(x) the caller must not use x, or any memory x refers to, again:
 // it may already have been handed to another goroutine.
-//
-// Put is nosplit like Get: its section starts after the calls to Reset and
-// Keep.
-//
-//go:nosplit
-//go:noinline
 func (p *Pool[T]) Put(x T) {
-	if unsafe.Sizeof(x) > maxFastSize {
-		p.putLocked(&x)
-		return
-	}
 	st := p.st.Load()
 	if st == nil {
 		st = p.init()
@@ -189,88 +177,66 @@ func (p *Pool[T]) Put(x T) {
 	} else if p.Reset != nil {
 		p.Reset(x)
 	}
-	sectionEnter()
-	m := runtimex.M()
-	i := slots.first(m)
-	if i < 0 {
-		i = slots.probe(m)
-	}
-	if uint(i) >= uint(len(st.shards)) {
-		sectionExit()
+	// Fast path: push onto the local block of the caller's P, paying the
+	// object's count and bytes from the P's credit.
+	s := st.at(pin()) // st.enter(), inlined
+	if s == nil {
+		st.exit(nil)
 		p.putSlow(st, x)
 		return
 	}
-	s := &st.shards[i]
+	b := s.local.Load()
+	if !b.room() || st.credit && !st.takeCredits(s) {
+		st.exit(s)
+		p.putSlow(st, x)
+		return
+	}
+	b.push(x)
 	s.puts.inc()
-	if st.bg != nil && !takeCredit(st.bg, i, st.weight) {
-		sectionExit()
-		p.putRefill(st, x)
-		return
-	}
-	if s.local.Load().push(&x) {
-		sectionExit()
-		return
-	}
-	sectionExit()
-	p.putFull(st, x, 0)
-}
-
-// putLocked is Put for values larger than maxFastSize.
-//
-//go:noinline
-func (p *Pool[T]) putLocked(x *T) {
-	st := p.state()
-	if p.admit(st, *x) {
-		p.putSlow(st, *x)
-	}
+	st.exit(s)
 }
 
 // admit runs Put's checks and hooks on x — nil, debug, Reset, race drop,
-// Keep — and reports whether x may be cached; if not, the Put is counted.
+// Keep — and reports whether x may be cached; if not, the Put is counted as
+// a Put and a Drop. If Reset or Keep panics, nothing is counted or recorded.
 func (p *Pool[T]) admit(st *state[T], x T) bool {
 	if st.nilable && *(*unsafe.Pointer)(unsafe.Pointer(&x)) == nil {
 		st.c.dropOnPut()
 		return false
 	}
-	if pooldebug.On.Load() && !p.debugPut(st, &x) {
+	debug := pooldebug.On.Load()
+	if debug && !p.debugCheckPut(st, &x) {
 		st.c.dropOnPut()
 		return false
 	}
 	if p.Reset != nil {
 		p.Reset(x)
 	}
-	if raceEnabled && raceDrop() || p.Keep != nil && !p.Keep(x) {
+	keep := !(raceEnabled && raceDrop()) && (p.Keep == nil || p.Keep(x))
+	if debug {
+		p.debugMarkIdle(st, &x, keep)
+	}
+	if !keep {
 		st.c.dropOnPut()
-		if pooldebug.On.Load() {
-			st.debugForget([]T{x})
-		}
-		return false
 	}
-	return true
-}
-
-// state returns p's engine state, creating it on first use.
-func (p *Pool[T]) state() *state[T] {
-	if st := p.st.Load(); st != nil {
-		return st
-	}
-	return p.init()
+	return keep
 }
 
 // Stats is a snapshot of a Pool's counters. Counters are exact once the pool
-// is quiescent (no Get or Put in progress and no GC trimming under way);
-// while it is in use they may lag by the operations in flight.
+// is quiescent (no Get or Put in progress and no GC trimming under way):
+// then Puts-Drops == Gets-Misses+Evicted+Idle. While the pool is in use they
+// may lag by the operations in flight.
 type Stats struct {
 	Gets    uint64 // calls to Get
-	Misses  uint64 // Gets that found the pool empty and called New
-	Puts    uint64 // calls to Put
-	Drops   uint64 // Puts that did not cache their argument: nil, Keep false, over MaxIdle, race-detector drops
-	Evicted uint64 // idle objects released by GC trimming, or when new threads came to use the pool
+	Misses  uint64 // Gets that found the pool empty and called New (or returned the zero T)
+	Puts    uint64 // calls to Put, except those whose Reset or Keep panicked
+	Drops   uint64 // Puts that did not cache their argument: nil, Keep false, MaxIdle or byte budget reached, race-detector drops
+	Evicted uint64 // idle objects released by GC trimming (after their GC cycles, or all at once under memory pressure)
 	Idle    int    // objects held now, approximate while the pool is in use
 }
 
 // Stats returns the pool's counters. It reads them without stopping Get or
-// Put and without taking their locks, and costs O(threads that used pools).
+// Put, and costs O(Ps that used the pool).
 func (p *Pool[T]) Stats() Stats {
 	st := p.st.Load()
 	if st == nil {

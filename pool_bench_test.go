@@ -14,89 +14,87 @@ import (
 //go:noinline
 func write(b *bytes.Buffer) { b.WriteByte('x') }
 
+// The pools of the engine benchmarks are package-level variables, as users
+// declare them.
+var (
+	syncBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+	bufs     = pool.Pool[*bytes.Buffer]{New: func() *bytes.Buffer { return new(bytes.Buffer) }}
+	bufsHook = pool.Pool[*bytes.Buffer]{
+		New:   func() *bytes.Buffer { return new(bytes.Buffer) },
+		Reset: (*bytes.Buffer).Reset,
+	}
+	syncSlices = sync.Pool{New: func() any { return make([]byte, 64) }}
+	byteSlices = pool.Pool[[]byte]{New: func() []byte { return make([]byte, 64) }}
+)
+
 // The op of BenchmarkPoolGetPut*: Get, Reset, one non-inlined write, Put.
-func syncPoolOp(sp *sync.Pool) {
-	buf := sp.Get().(*bytes.Buffer)
+func syncPoolOp() {
+	buf := syncBufs.Get().(*bytes.Buffer)
 	buf.Reset()
 	write(buf)
-	sp.Put(buf)
+	syncBufs.Put(buf)
 }
 
-func poolOp(p *pool.Pool[*bytes.Buffer]) {
-	buf := p.Get()
+func poolOp() {
+	buf := bufs.Get()
 	buf.Reset()
 	write(buf)
-	p.Put(buf)
+	bufs.Put(buf)
 }
 
 // poolOpResetHook is the op with the Reset hook doing the Reset: one
 // indirect call instead of the inlined method.
-func poolOpResetHook(p *pool.Pool[*bytes.Buffer]) {
-	buf := p.Get()
+func poolOpResetHook() {
+	buf := bufsHook.Get()
 	write(buf)
-	p.Put(buf)
+	bufsHook.Put(buf)
 }
 
-func newSyncPool() *sync.Pool {
-	return &sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// The ops of BenchmarkPoolSlice: a 64-byte []byte taken, written, returned.
+func syncPoolSliceOp() {
+	s := syncSlices.Get().([]byte)
+	writeSlice(s)
+	syncSlices.Put(s) //nolint:staticcheck // SA6002 is the point of the comparison
 }
 
-func newBufPool(resetHook bool) *pool.Pool[*bytes.Buffer] {
-	p := &pool.Pool[*bytes.Buffer]{New: func() *bytes.Buffer { return new(bytes.Buffer) }}
-	if resetHook {
-		p.Reset = (*bytes.Buffer).Reset
+func poolSliceOp() {
+	s := byteSlices.Get()
+	writeSlice(s)
+	byteSlices.Put(s)
+}
+
+// benchOp runs op b.N times from one goroutine.
+func benchOp(b *testing.B, op func()) {
+	b.ReportAllocs()
+	for b.Loop() {
+		op()
 	}
-	return p
+}
+
+// benchOpParallel runs op b.N times from GOMAXPROCS goroutines.
+func benchOpParallel(b *testing.B, op func()) {
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			op()
+		}
+	})
 }
 
 // BenchmarkPoolGetPut measures the basic op — Get, Reset, one non-inlined
-// write, Put — on *bytes.Buffer objects from one goroutine, against
-// sync.Pool doing the same.
+// write, Put — on *bytes.Buffer objects of a package-level pool from one
+// goroutine, against sync.Pool doing the same.
 func BenchmarkPoolGetPut(b *testing.B) {
-	b.Run("impl=syncpool", func(b *testing.B) {
-		sp := newSyncPool()
-		b.ReportAllocs()
-		for b.Loop() {
-			syncPoolOp(sp)
-		}
-	})
-	b.Run("impl=pool", func(b *testing.B) {
-		p := newBufPool(false)
-		b.ReportAllocs()
-		for b.Loop() {
-			poolOp(p)
-		}
-	})
-	b.Run("impl=pool-resethook", func(b *testing.B) {
-		p := newBufPool(true)
-		b.ReportAllocs()
-		for b.Loop() {
-			poolOpResetHook(p)
-		}
-	})
+	b.Run("impl=syncpool", func(b *testing.B) { benchOp(b, syncPoolOp) })
+	b.Run("impl=pool", func(b *testing.B) { benchOp(b, poolOp) })
+	b.Run("impl=pool-resethook", func(b *testing.B) { benchOp(b, poolOpResetHook) })
 }
 
 // BenchmarkPoolGetPutParallel is the same op from GOMAXPROCS goroutines
 // (RunParallel): it stresses the per-P sharding and false sharing.
 func BenchmarkPoolGetPutParallel(b *testing.B) {
-	b.Run("impl=syncpool", func(b *testing.B) {
-		sp := newSyncPool()
-		b.ReportAllocs()
-		b.RunParallel(func(pb *testing.PB) {
-			for pb.Next() {
-				syncPoolOp(sp)
-			}
-		})
-	})
-	b.Run("impl=pool", func(b *testing.B) {
-		p := newBufPool(false)
-		b.ReportAllocs()
-		b.RunParallel(func(pb *testing.PB) {
-			for pb.Next() {
-				poolOp(p)
-			}
-		})
-	})
+	b.Run("impl=syncpool", func(b *testing.B) { benchOpParallel(b, syncPoolOp) })
+	b.Run("impl=pool", func(b *testing.B) { benchOpParallel(b, poolOp) })
 }
 
 //go:noinline
@@ -106,24 +104,8 @@ func writeSlice(s []byte) { s[0] = 'x' }
 // slice header on every Put (staticcheck SA6002), Pool[[]byte] stores it
 // unboxed.
 func BenchmarkPoolSlice(b *testing.B) {
-	b.Run("impl=syncpool", func(b *testing.B) {
-		sp := sync.Pool{New: func() any { return make([]byte, 64) }}
-		b.ReportAllocs()
-		for b.Loop() {
-			s := sp.Get().([]byte)
-			writeSlice(s)
-			sp.Put(s) //nolint:staticcheck // SA6002 is the point of the comparison
-		}
-	})
-	b.Run("impl=pool", func(b *testing.B) {
-		p := pool.Pool[[]byte]{New: func() []byte { return make([]byte, 64) }}
-		b.ReportAllocs()
-		for b.Loop() {
-			s := p.Get()
-			writeSlice(s)
-			p.Put(s)
-		}
-	})
+	b.Run("impl=syncpool", func(b *testing.B) { benchOp(b, syncPoolSliceOp) })
+	b.Run("impl=pool", func(b *testing.B) { benchOp(b, poolSliceOp) })
 }
 
 // BenchmarkPoolGCRetention takes 256 buffers of 32 KiB, returns them, and
@@ -187,11 +169,7 @@ func BenchmarkPoolDebug(b *testing.B) {
 	} {
 		b.Run("impl="+mode.name, func(b *testing.B) {
 			defer pool.SetDebug(pool.SetDebug(mode.settings))
-			p := newBufPool(false)
-			b.ReportAllocs()
-			for b.Loop() {
-				poolOp(p)
-			}
+			benchOp(b, poolOp)
 		})
 	}
 }

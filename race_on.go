@@ -4,7 +4,6 @@ package pool
 
 import (
 	"math/rand/v2"
-	"sync/atomic"
 
 	"github.com/poolkit/pool/internal/runtimex"
 )
@@ -17,21 +16,9 @@ const raceEnabled = true
 // cannot come to rely on reuse.
 func raceDrop() bool { return rand.Uint32()%4 == 0 }
 
-// Section helpers (see slots.go). Under the race detector the atomic
-// operations and lock accesses in a section are calls into the detector,
-// where the goroutine could be preempted, so a section pins it; the race
-// locks show the detector the order that pinning gives the accesses.
-
-//go:nosplit
-func sectionEnter() { runtimex.ProcPin() }
-
-//go:nosplit
-func sectionExit() { runtimex.ProcUnpin() }
-
+// Under the race detector every access to a P's data also takes a race
+// lock: pinning gives goroutines on one P exclusive, ordered access to that
+// P's shard, but the detector cannot see that ordering.
 func raceLock(l *runtimex.RaceLock) { l.Lock() }
 
 func raceUnlock(l *runtimex.RaceLock) { l.Unlock() }
-
-func loadUintptr(p *uintptr) uintptr { return atomic.LoadUintptr(p) }
-
-func loadInt32(p *int32) int32 { return atomic.LoadInt32(p) }

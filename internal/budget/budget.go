@@ -12,30 +12,28 @@ import (
 // Budget counts idle bytes against a maximum.
 //
 // The bytes of the budget are in one of three places: reserved by a cached
-// object (idle), held as credit by a slot (Local[slot].N, see package
-// pool's slots), or free. Invariant:
+// object (idle), held as credit by a P (Local[P id].N), or free. Invariant:
 //
-//	idle + Σ Local[slot].N + free == max, with every term >= 0
+//	idle + Σ Local[p].N + free == max, with every term >= 0
 //
 // so idle never exceeds max. The pools' fast paths move bytes only between
-// idle and their slot's credit (no atomic, inside the pool's section);
-// everything else goes through free (Refill, Reserve,
-// Release). A slot keeps at most 2*chunk of credit, and credit held by
-// other slots cannot be used: a reservation may fail while idle bytes are up
-// to 2*chunk*slots below max, at most max/4 when there are no more slots
-// than GOMAXPROCS at Init (there may be more: threads blocked in system calls
-// have slots too).
+// idle and their P's credit (no atomic, while pinned to the P); everything
+// else goes through free (Refill, Reserve, Release). A P keeps at most
+// 2*chunk of credit, and credit held by other Ps cannot be used: a
+// reservation may fail while idle bytes are up to 2*chunk*GOMAXPROCS below
+// max, at most max/4 at the GOMAXPROCS of Init. Credit belongs to Ps, not
+// threads, so threads that exit take none with them.
 //
 // Memory pressure (ShrinkUnderPressure): while pressure reports true, a
 // refill leaves at least floor = max - max/PressureDivisor in free and takes
 // no chunk beyond its need. Refills are the only way idle + Σ credit grows,
 // so once the trimmer has released the idle objects (their bytes go to
-// free), idle stays under max/PressureDivisor plus the credit the slots hold.
+// free), idle stays under max/PressureDivisor plus the credit the Ps hold.
 // The fast paths never look at pressure.
 type Budget struct {
 	max int64
-	// Chunk is the credit a slot takes from free beyond its need on a
-	// refill; a slot keeps at most 2*Chunk and returns the excess to free.
+	// Chunk is the credit a P takes from free beyond its need on a
+	// refill; a P keeps at most 2*Chunk and returns the excess to free.
 	// Set by Init, read-only afterwards.
 	Chunk    int64
 	pressure func() bool // nil, or reports memory pressure; called on refills only
@@ -44,19 +42,19 @@ type Budget struct {
 	free     atomic.Int64
 	_        [56]byte // free is written by every slow path
 
-	// Local holds the slots' credit, indexed by slot. The pools' sections
-	// move bytes between idle and their slot's credit themselves (the
+	// Local holds the Ps' credit, indexed by P id. The pools' fast paths
+	// move bytes between idle and their P's credit themselves (the
 	// credit code must be inlined into them, so it lives in package pool,
 	// see its takeCredit and giveCredit); Local[i].N never exceeds
-	// 2*Chunk after a section.
-	Local [runtimex.MaxSlots]Credit
+	// 2*Chunk once the fast path is done.
+	Local [runtimex.MaxProcs]Credit
 }
 
-// Credit is one slot's share of the budget.
+// Credit is one P's share of the budget.
 type Credit struct {
-	RL runtimex.RaceLock // orders the slot's accesses for the race detector
-	N  int64             // bytes the slot may reserve; accessed only inside a section of the slot
-	_  [56]byte          // one cache line per slot
+	RL runtimex.RaceLock // orders the P's accesses for the race detector
+	N  int64             // bytes the P may reserve; accessed only by a goroutine pinned to the P
+	_  [56]byte          // one cache line per P
 }
 
 // Init sets the maximum; it must be called before any other method.
@@ -72,7 +70,7 @@ func (b *Budget) Init(max int64) {
 const PressureDivisor = 8
 
 // ShrinkUnderPressure makes the budget shrink to max/PressureDivisor (plus
-// the slots' credit) while pressure reports true, and return to max when it
+// the Ps' credit) while pressure reports true, and return to max when it
 // reports false again. pressure is called only by refills from free, never
 // on the fast path; it must not block. ShrinkUnderPressure must be called
 // after Init and before any other method.
@@ -82,7 +80,7 @@ func (b *Budget) ShrinkUnderPressure(pressure func() bool) {
 }
 
 // Refill takes from free the n bytes an object about to be cached needs,
-// plus up to Chunk more for the caller to add to its slot's credit, and
+// plus up to Chunk more for the caller to add to its P's credit, and
 // returns the amount taken: 0 if free cannot spare n.
 func (b *Budget) Refill(n int64) int64 {
 	return b.take(n, n+b.Chunk)
@@ -116,7 +114,7 @@ func (b *Budget) take(lo, hi int64) int64 {
 }
 
 // Release gives n bytes back to free (reserved bytes of an object that was
-// taken or released, or a slot's excess credit).
+// taken or released, or a P's excess credit).
 func (b *Budget) Release(n int64) {
 	if n != 0 {
 		b.free.Add(n)
@@ -137,7 +135,7 @@ func (b *Budget) Idle() int64 {
 	return idle
 }
 
-// Free returns the budget that no slot holds as credit.
+// Free returns the budget that no P holds as credit.
 func (b *Budget) Free() int64 { return b.free.Load() }
 
 // Max returns the maximum set by Init.

@@ -18,8 +18,8 @@ import (
 var UnderPressure func() bool
 
 // SetBudget makes p, a *pool.Pool[T], account weight bytes of b for every
-// object it caches: Put reserves them inside its own section, from its
-// thread's credit (so the budget costs no atomic), and drops the object, counting it in *drops,
+// object it caches: Put reserves them while pinned to its P, from the P's
+// credit (so the budget costs no atomic), and drops the object, counting it in *drops,
 // when b cannot spare them; the bytes go back when Get hands the object out
 // or the trimmer releases it. It also makes the trimmer count released
 // objects exactly, which costs it one extra GC cycle of retention for the

@@ -24,16 +24,9 @@ import (
 //go:linkname ProcPin runtime.procPin
 func ProcPin() int
 
-// M returns the address of the M (thread) running the caller (runtime.getm,
-// also kept reachable for existing users). The runtime's getm is a leaf
-// function without a stack check, so calling it starts no preemption.
-//
-//go:linkname M runtime.getm
-func M() uintptr
-
-// MaxSlots bounds the number of slots (threads with per-thread data) in
-// package pool; per-slot arrays elsewhere are sized by it.
-const MaxSlots = 256
+// MaxProcs is the number of Ps that hold budget credit (internal/budget);
+// Ps with larger ids reserve from the budget directly.
+const MaxProcs = 256
 
 // ProcUnpin undoes ProcPin.
 //
