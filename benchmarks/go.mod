@@ -9,6 +9,7 @@ require (
 	github.com/libp2p/go-buffer-pool v0.1.0
 	github.com/poolkit/pool v0.0.0-00010101000000-000000000000
 	github.com/valyala/bytebufferpool v1.0.0
+	go.uber.org/goleak v1.3.0
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	golang.org/x/term v0.47.0
 	google.golang.org/grpc v1.85.0
