@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -155,6 +156,9 @@ func RunBench(dir, pattern, pkg string, extra ...string) (*Run, error) {
 		godebug = v + "," + godebug
 	}
 	args := []string{"test", "-exec", "env GODEBUG=" + godebug, "-run", "^$", "-bench", pattern, "-benchmem", "-memprofile", prof}
+	if runtime.GOOS == "windows" {
+		args = append(args[:1], args[3:]...) // no env(1): GC/byte falls back to the default
+	}
 	args = append(args, extra...)
 	args = append(args, pkg)
 	cmd := exec.Command("go", args...)
