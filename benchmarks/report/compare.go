@@ -155,19 +155,30 @@ func (c Comparison) canBeWorse() bool {
 	return lo <= -m
 }
 
-// String describes c for people: "pool vs alloc on ns/op: 1.62x (1.55x–1.70x), better".
+// String describes c for people: "pool vs alloc on ns/op: 1.62x (95% CI 1.55x–1.70x), better".
 func (c Comparison) String() string {
-	f := func(v float64) string {
-		if c.Diff {
-			return fmt.Sprintf("%+.2f", v)
-		}
-		return times(v)
+	return fmt.Sprintf("%s vs %s on %s: %s (%.0f%% CI %s), %s", c.A, c.B, c.Unit, c.format(c.Factor), c.Confidence*100, c.interval(), c.Outcome)
+}
+
+// format formats an estimate or bound: "1.62x", or "+0.98" for a difference.
+func (c Comparison) format(v float64) string {
+	if c.Diff {
+		return fmt.Sprintf("%+.2f", v)
 	}
-	ci := "no interval: too few runs"
-	if !math.IsInf(c.Lo, 0) && !math.IsInf(c.Hi, 0) {
-		ci = f(c.Lo) + "–" + f(c.Hi)
+	return times(v)
+}
+
+// interval formats the confidence interval: "1.55x–1.70x".
+func (c Comparison) interval() string {
+	if math.IsInf(c.Lo, 0) || math.IsInf(c.Hi, 0) {
+		return "no interval: too few runs"
 	}
-	return fmt.Sprintf("%s vs %s on %s: %s (%.0f%% CI %s), %s", c.A, c.B, c.Unit, f(c.Factor), c.Confidence*100, ci, c.Outcome)
+	return c.format(c.Lo) + "–" + c.format(c.Hi)
+}
+
+// Short describes c in a few words: "pool vs alloc 1.02x (0.60x–1.60x)".
+func (c Comparison) Short() string {
+	return fmt.Sprintf("%s vs %s %s (%s)", c.A, c.B, c.format(c.Factor), c.interval())
 }
 
 // floor is the smallest figure of unit that Compare tells apart from 0.

@@ -203,23 +203,21 @@ func Decide(r *Result) Verdict {
 		}
 		pending = append(pending, pend...)
 	}
-	// Whether a project pool pays is still open: that matters when it
-	// would be recommended if it did (it comes before rec in Project, or
-	// could beat rec), even though other pools pay.
+	// Whether a project pool pays is still open. If it comes before rec
+	// in Project (or no project pool pays yet), it would be recommended if
+	// it did: no pool can be recommended yet. If it comes after rec, it
+	// is one more challenger of rec, pending only if it could beat rec.
 	projectUnsettled := false
 	for i, p := range project {
 		pend, ok := unsettled[p]
 		if !ok {
 			continue
 		}
-		matters := rec == nil || i < slices.Index(project, rec)
-		if !matters {
-			ans, _ := j.beats(p, rec, SwitchMargin)
-			matters = ans != no
-		}
-		if matters {
+		if rec == nil || i < slices.Index(project, rec) {
 			pending = append(pending, pend...)
 			projectUnsettled = true
+		} else if ans, _ := j.beats(p, rec, SwitchMargin); ans != no {
+			pending = append(pending, pend...)
 		}
 	}
 	best := rec
@@ -250,11 +248,12 @@ func hasUnits(s *Strategy, units []string) bool {
 }
 
 func inconclusive(r *Result, pending []Comparison) Verdict {
-	var parts []string
+	var parts, short []string
 	for _, c := range pending {
 		parts = append(parts, c.String())
+		short = append(short, c.Short())
 	}
-	return Verdict{Action: ActInconclusive, Pending: pending, Why: strings.Join(parts, "; "),
+	return Verdict{Action: ActInconclusive, Pending: pending, Why: "unsettled: " + strings.Join(short, ", "),
 		Text: fmt.Sprintf("%s: after %d runs, %s", NeedsMoreTime, r.Runs, strings.Join(parts, "; "))}
 }
 
