@@ -166,7 +166,7 @@ func FormatValue(unit string, v float64) string {
 		if v != 0 && math.Abs(v) < 0.01 {
 			return fmt.Sprintf("%.2g", v)
 		}
-		if math.Abs(v) >= 1000 {
+		if math.Abs(v) >= 100 {
 			return fmt.Sprintf("%.0f", v)
 		}
 		return fmt.Sprintf("%.2f", v)
