@@ -411,3 +411,29 @@ func TestCalibrate(t *testing.T) {
 		t.Errorf("got %+v; want positive costs", c)
 	}
 }
+
+// TestMainPackage: a command's package. Its test binary builds it under its
+// import path, so the runtime, and the report, name its functions
+// mainprog.f (a profile of the command itself says main.f).
+func TestMainPackage(t *testing.T) {
+	cmd := exec.Command(pooladvise(t), "-json", "-benchtime", "100x", "-bench", ".")
+	cmd.Dir = "testdata/mainprog"
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("pooladvise: %v\n%s", err, out)
+	}
+	var o output
+	if err := json.Unmarshal(out, &o); err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Sites) == 0 {
+		t.Fatal("no sites")
+	}
+	s := o.Sites[0]
+	if s.Pos != "main.go:15" || s.Function != "mainprog.compress" || s.Type != "*gzip.Writer" || s.Verdict != advise.VerdictPool {
+		t.Errorf("top site: got %s %s %s %s; want main.go:15 mainprog.compress *gzip.Writer pool", s.Pos, s.Function, s.Type, s.Verdict)
+	}
+	if !strings.Contains(s.Suggestion, "gzip.NewWriterLevel(nil, gzip.BestSpeed)") || !strings.Contains(s.Suggestion, "zw.Reset(&out)") {
+		t.Errorf("suggestion: got\n%s\nwant New with gzip.NewWriterLevel(nil, gzip.BestSpeed) and zw.Reset(&out) after Get", s.Suggestion)
+	}
+}

@@ -229,6 +229,7 @@ func Analyze(prof *profile.Profile, opts Options) (*Report, error) {
 			lines[k] = li
 		}
 		// The object is a parameter: its construction is up the stack.
+		liFn := frames[u].fn // the runtime's name of li's function
 		for j := u; li.param >= 0 && j+1 < len(frames); j++ {
 			caller := prog.lookup(frames[j+1].fn, frames[j+1].file)
 			if caller == nil {
@@ -243,14 +244,14 @@ func Analyze(prof *profile.Profile, opts Options) (*Report, error) {
 			if next == nil {
 				break
 			}
-			li = next
+			li, liFn = next, frames[j+1].fn
 		}
 		key := fmt.Sprintf("%s:%d", li.file.path, li.line)
 		a := sites[key]
 		if a == nil {
-			fn := frames[u].fn
+			fn := liFn
 			if li.fn != nil && (li.line != frames[u].line || li.file != sf) {
-				fn = li.file.pkg.PkgPath + "." + funcDeclName(li)
+				fn = funcPkgPath(liFn) + "." + funcDeclName(li)
 			}
 			a = &siteAgg{
 				file: li.file.path, line: li.line, function: shortFunc(fn),
@@ -360,7 +361,9 @@ func (a *siteAgg) judge(rep *Report, costs *Costs, benches map[string]*benchSum,
 		s.Share = a.allocBytes / total
 	}
 	if a.allocBytes > 0 && rep.HasAlloc && rep.HasInuse {
-		s.LiveRatio = a.inuseBytes / a.allocBytes
+		// Both are estimates from samples; in-use can come out above
+		// allocated for sites with few samples.
+		s.LiveRatio = min(a.inuseBytes/a.allocBytes, 1)
 	}
 	if !rep.HasAlloc {
 		s.AllocBytes, s.AllocObjects = 0, 0

@@ -62,11 +62,17 @@ func loadProgram(dir string, patterns []string) (*program, error) {
 		}
 		prog.errors += len(p.Errors)
 		prog.fset = p.Fset
-		prog.names[p.PkgPath] = true
-		pf := prog.pkgs[p.PkgPath]
+		// The runtime names the functions of a main package "main.f",
+		// whatever its import path.
+		runtimePath := p.PkgPath
+		if p.Name == "main" {
+			runtimePath = "main"
+		}
+		prog.names[runtimePath] = true
+		pf := prog.pkgs[runtimePath]
 		if pf == nil {
 			pf = &pkgFiles{byBase: map[string]*srcFile{}}
-			prog.pkgs[p.PkgPath] = pf
+			prog.pkgs[runtimePath] = pf
 		}
 		for _, f := range p.Syntax {
 			name := p.Fset.File(f.Pos()).Name()

@@ -1,0 +1,3 @@
+module example.com/mainprog
+
+go 1.26.0
