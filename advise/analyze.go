@@ -78,6 +78,11 @@ type Options struct {
 	Costs    *Costs        // cost model; nil for DefaultCosts
 	Bench    []BenchResult // results of the benchmark run that wrote the profile, if any
 	GCCPUNs  float64       // GC CPU time of that run (ns), 0 if unknown
+
+	// GCByBench is GCCPUNs by top-level benchmark (Run.GCByBench): each
+	// benchmark's GC/byte is its GC time over the bytes the profile
+	// attributes to it.
+	GCByBench map[string]float64
 }
 
 type frame struct {
@@ -274,7 +279,7 @@ func Analyze(prof *profile.Profile, opts Options) (*Report, error) {
 		if ao > 0 {
 			a.sizes[size] += ao
 		}
-		cost := ao*costs.Alloc(float64(size)) + as*costs.GCNsPerByte
+		cost := ao * costs.Alloc(float64(size)) // GC/byte is added below, by benchmark
 		a.allocCost += cost
 		if bench != "" {
 			a.bench[bench] += cost
@@ -295,6 +300,33 @@ func Analyze(prof *profile.Profile, opts Options) (*Report, error) {
 	rep.Total = int64(total)
 	if total > 0 {
 		rep.Outer = outer / total
+	}
+	// GC/byte by benchmark, where the trace and the profile both have it.
+	gcPerByte := map[string]float64{}
+	for b, ns := range opts.GCByBench {
+		if b != "" && ns > 0 && benchTotal[b] > 0 {
+			gcPerByte[b] = ns / benchTotal[b]
+		}
+	}
+	if len(gcPerByte) > 1 {
+		var parts []string
+		for _, b := range sortedKeys(gcPerByte) {
+			parts = append(parts, fmt.Sprintf("%s %.3g ns", b, gcPerByte[b]))
+		}
+		rep.Model += "; GC/byte by benchmark: " + strings.Join(parts, ", ")
+	}
+	for _, a := range sites {
+		rest := a.allocBytes
+		for b, by := range a.benchBytes {
+			g, ok := gcPerByte[b]
+			if !ok {
+				continue
+			}
+			a.allocCost += by * g
+			a.bench[b] += by * g
+			rest -= by
+		}
+		a.allocCost += rest * costs.GCNsPerByte
 	}
 	benches := summarizeBench(opts.Bench, benchTotal)
 	for _, a := range sites {

@@ -36,12 +36,7 @@ func ParseBench(r io.Reader) []BenchResult {
 		if err != nil {
 			continue
 		}
-		br := BenchResult{Name: f[0], N: n}
-		if i := strings.LastIndex(br.Name, "-"); i > 0 {
-			if _, err := strconv.Atoi(br.Name[i+1:]); err == nil {
-				br.Name = br.Name[:i]
-			}
-		}
+		br := BenchResult{Name: trimProcs(f[0]), N: n}
 		for i := 2; i+1 < len(f); i += 2 {
 			v, err := strconv.ParseFloat(f[i], 64)
 			if err != nil {
@@ -100,21 +95,43 @@ type Run struct {
 	Results []BenchResult // the benchmark results
 	Output  []byte        // go test's output, without the GC trace
 	GCCPUNs float64       // CPU time the GC spent during the run (GODEBUG=gctrace=1), in ns
+
+	// GCByBench is GCCPUNs by top-level benchmark ("BenchmarkX"); "" for
+	// what ran before the first benchmark.
+	GCByBench map[string]float64
 }
 
 // gcLine matches a line of GODEBUG=gctrace=1 output.
 var gcLine = regexp.MustCompile(`gc \d+ @[0-9.]+s [0-9]+%: [^\n]*\n`)
 
+// trimProcs removes the -GOMAXPROCS suffix of a benchmark name.
+func trimProcs(name string) string {
+	if i := strings.LastIndex(name, "-"); i > 0 {
+		if _, err := strconv.Atoi(name[i+1:]); err == nil {
+			return name[:i]
+		}
+	}
+	return name
+}
+
+// benchName matches the name go test prints before running a benchmark.
+var benchName = regexp.MustCompile(`(?m)^(Benchmark[^\s/]*)[^\s]*\s+\t`)
+
 // gcCPU sums the CPU time of the GC trace lines in out, in ns (cycles the
-// allocations caused: not forced ones), and returns
-// out without them. A trace line may interrupt a benchmark result line
-// ("BenchmarkX-2 \tgc 3 @...\n   200\t 390074 ns/op"): removing it mends it.
-func gcCPU(out []byte) (float64, []byte) {
-	total := 0.0
-	for _, m := range gcLine.FindAll(out, -1) {
+// allocations caused: not forced ones), in all and by top-level benchmark
+// (the one whose name was printed last before the line: go test prints the
+// name, then runs the benchmark), and returns out without the trace. A
+// trace line may interrupt a benchmark result line ("BenchmarkX-2
+// \tgc 3 @...\n   200\t 390074 ns/op"): removing it mends it.
+func gcCPU(out []byte) (total float64, byBench map[string]float64, rest []byte) {
+	byBench = map[string]float64{}
+	names := benchName.FindAllSubmatchIndex(out, -1)
+	for _, loc := range gcLine.FindAllIndex(out, -1) {
+		m := out[loc[0]:loc[1]]
 		if bytes.Contains(m, []byte("(forced)")) {
 			continue // testing calls runtime.GC before each run: not the program's cost
 		}
+		ns := 0.0
 		for _, part := range strings.Split(string(m), ", ") {
 			if !strings.HasSuffix(part, " ms cpu") {
 				continue
@@ -127,13 +144,22 @@ func gcCPU(out []byte) (float64, []byte) {
 				}
 				for _, g := range strings.Split(f, "+") {
 					if v, err := strconv.ParseFloat(g, 64); err == nil {
-						total += v * 1e6
+						ns += v * 1e6
 					}
 				}
 			}
 		}
+		total += ns
+		bench := ""
+		for _, n := range names {
+			if n[0] > loc[0] {
+				break
+			}
+			bench = trimProcs(string(out[n[2]:n[3]]))
+		}
+		byBench[bench] += ns
 	}
-	return total, gcLine.ReplaceAll(out, nil)
+	return total, byBench, gcLine.ReplaceAll(out, nil)
 }
 
 // RunBench runs `go test -run '^$' -bench pattern -benchmem -memprofile` on
@@ -166,7 +192,7 @@ func RunBench(dir, pattern, pkg string, extra ...string) (*Run, error) {
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	err = cmd.Run()
-	gc, out := gcCPU(buf.Bytes())
+	gc, byBench, out := gcCPU(buf.Bytes())
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("pooladvise: go %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -175,5 +201,5 @@ func RunBench(dir, pattern, pkg string, extra ...string) (*Run, error) {
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("pooladvise: go test wrote no profile (no benchmark matched %q?)\n%s", pattern, out)
 	}
-	return &Run{Profile: prof, Results: ParseBench(bytes.NewReader(out)), Output: out, GCCPUNs: gc}, nil
+	return &Run{Profile: prof, Results: ParseBench(bytes.NewReader(out)), Output: out, GCCPUNs: gc, GCByBench: byBench}, nil
 }

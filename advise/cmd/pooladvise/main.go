@@ -65,7 +65,7 @@ func main() {
 			os.Stdout.Write(run.Output)
 			fmt.Println()
 		}
-		path, opts.Bench, opts.GCCPUNs = run.Profile, run.Results, run.GCCPUNs
+		path, opts.Bench, opts.GCCPUNs, opts.GCByBench = run.Profile, run.Results, run.GCCPUNs, run.GCByBench
 		opts.Patterns = []string{pkg}
 	}
 	f, err := os.Open(path)
