@@ -301,10 +301,14 @@ func Analyze(prof *profile.Profile, opts Options) (*Report, error) {
 	if total > 0 {
 		rep.Outer = outer / total
 	}
-	// GC/byte by benchmark, where the trace and the profile both have it.
+	benches := summarizeBench(opts.Bench, benchTotal)
+	// GC/byte by benchmark, where the trace and the profile both have it
+	// and the profile sees at least half of what the benchmark reported
+	// allocating (b.RunParallel bodies run on goroutines whose stacks do
+	// not show the benchmark: their bytes are not counted under it).
 	gcPerByte := map[string]float64{}
 	for b, ns := range opts.GCByBench {
-		if b != "" && ns > 0 && benchTotal[b] > 0 {
+		if bs := benches[b]; b != "" && ns > 0 && bs != nil && benchTotal[b] > 0 && benchTotal[b] >= bs.runBytes/2 {
 			gcPerByte[b] = ns / benchTotal[b]
 		}
 	}
@@ -328,7 +332,6 @@ func Analyze(prof *profile.Profile, opts Options) (*Report, error) {
 		}
 		a.allocCost += rest * costs.GCNsPerByte
 	}
-	benches := summarizeBench(opts.Bench, benchTotal)
 	for _, a := range sites {
 		rep.Sites = append(rep.Sites, a.judge(rep, costs, benches, wd, total))
 	}
