@@ -267,18 +267,22 @@ func (c *checker) decodedInto(fn *ssa.Function, get ssa.Value) bool {
 			}
 			com := ci.Common()
 			var name string
+			args := com.Args
 			if com.IsInvoke() {
 				name = com.Method.Name()
 			} else if callee := com.StaticCallee(); callee != nil {
 				name = callee.Name()
+				if callee.Signature.Recv() != nil && len(args) > 0 {
+					args = args[1:]
+				}
 			}
-			if name != "Unmarshal" && name != "Decode" {
+			// The object must be the target: Unmarshal(data, v) takes it
+			// last, Decode(v) alone; not a decoding context passed along.
+			if len(args) == 0 || name != "Unmarshal" && (name != "Decode" || len(args) != 1) {
 				continue
 			}
-			for _, a := range com.Args {
-				if c.flowsFrom(a, get) {
-					return true
-				}
+			if c.flowsFrom(args[len(args)-1], get) {
+				return true
 			}
 		}
 	}
@@ -530,9 +534,24 @@ func (c *checker) growingField(t types.Type) (field, method string, ok bool) {
 	if c.growing == nil {
 		c.growing = map[*types.TypeName][2]string{}
 		bounded := map[*types.TypeName]bool{}
+		cleared := map[[2]any]bool{} // {type name, field index} set to nil somewhere
+		type cand struct {
+			tn           *types.TypeName
+			field        int
+			name, method string
+		}
+		var cands []cand
 		for _, fn := range c.funcs {
 			for _, b := range fn.Blocks {
 				for _, instr := range b.Instrs {
+					if st, ok := instr.(*ssa.Store); ok {
+						if fa, ok := st.Addr.(*ssa.FieldAddr); ok && isNil(st.Val) {
+							if n, ok := types.Unalias(derefType(fa.X.Type())).(*types.Named); ok {
+								cleared[[2]any{n.Origin().Obj(), fa.Field}] = true
+							}
+						}
+						continue
+					}
 					call, ok := instr.(*ssa.Call)
 					if !ok {
 						continue
@@ -572,14 +591,17 @@ func (c *checker) growingField(t types.Type) (field, method string, ok bool) {
 					if !ok || !ok2 || fa.Field >= st.NumFields() {
 						continue
 					}
-					if _, seen := c.growing[rn.Obj()]; !seen {
-						c.growing[rn.Obj()] = [2]string{st.Field(fa.Field).Name(), fn.Name()}
-					}
+					cands = append(cands, cand{rn.Obj(), fa.Field, st.Field(fa.Field).Name(), fn.Name()})
 				}
 			}
 		}
-		for tn := range bounded {
-			delete(c.growing, tn)
+		for _, x := range cands {
+			if bounded[x.tn] || cleared[[2]any{x.tn, x.field}] {
+				continue // bounded, or a buffer borrowed for a while (captured = nil after use)
+			}
+			if _, seen := c.growing[x.tn]; !seen {
+				c.growing[x.tn] = [2]string{x.name, x.method}
+			}
 		}
 	}
 	g, ok := c.growing[named.Origin().Obj()]
