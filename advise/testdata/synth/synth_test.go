@@ -71,8 +71,8 @@ func BenchmarkIndex(b *testing.B) {
 func BenchmarkLocalCache(b *testing.B) {
 	cache := map[int][]byte{}
 	for i := range b.N {
-		for j := range 50 {
-			cache[i*50+j] = make([]byte, 256) // want dont-pool []byte
+		for j := range 500 {
+			cache[i*500+j] = make([]byte, 256) // want dont-pool []byte
 		}
 	}
 }
