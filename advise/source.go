@@ -131,7 +131,7 @@ func (prog *program) lookup(fn, file string) *srcFile {
 	return pf.byBase[filepath.Base(file)]
 }
 
-// site is what the source says about one line where the user's code
+// lineInfo is what the source says about one line where the user's code
 // allocates.
 type lineInfo struct {
 	file     *srcFile
