@@ -50,7 +50,7 @@ func SetDebug(settings string) (previous string) {
 
 // A Report describes a pool misuse found in debug mode.
 type Report struct {
-	Kind    string // "leak", "double Put" or "modified after Put"
+	Kind    string // "leak", "double Put", "modified after Put" or "Put of a sub-slice" (bytepool)
 	Type    string // the pooled type, e.g. "*bytes.Buffer" or "[]byte"
 	Message string // one line, as the default reporter would print it
 	Stack   string // for leaks: the stack of the Get that handed the object out

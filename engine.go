@@ -47,8 +47,9 @@ import (
 // older half moves to the shard's shared list in one locked operation.
 const blockCap = 16
 
-// blockBytes bounds the bytes of a block's items: values larger than
-// blockBytes/blockCap get fewer than blockCap places (at least one).
+// blockBytes bounds the bytes of a block's live items: values larger than
+// blockBytes/blockCap get fewer than blockCap places (at least one), so a
+// block pins fewer large values; its array still has blockCap places.
 const blockBytes = 512
 
 const cacheLine = 64
@@ -61,7 +62,10 @@ type block[T any] struct {
 	// once the trimmer swapped it out, it reads them only after a GC cycle
 	// has passed (see shardShared.limbo).
 	n     int
-	items []T // len(items) is the block's capacity; immutable
+	limit int // how many items the block may hold, 1 <= limit <= blockCap; immutable
+	// items is inline, on the line of n, so that a Get or Put touches one
+	// line of the block for the first few objects.
+	items [blockCap]T
 }
 
 // len returns the number of objects in b; exact only for the owner or
@@ -80,7 +84,7 @@ func (b *block[T]) pop() (x T, ok bool) {
 		return x, false
 	}
 	n := b.n - 1
-	if uint(n) >= uint(len(b.items)) {
+	if uint(n) >= blockCap {
 		return x, false
 	}
 	x = b.items[n]
@@ -91,11 +95,11 @@ func (b *block[T]) pop() (x T, ok bool) {
 }
 
 // room reports whether b exists and has room for one more object.
-func (b *block[T]) room() bool { return b != nil && b.n < len(b.items) }
+func (b *block[T]) room() bool { return b != nil && b.n < b.limit }
 
 // push adds x to b, which must have room.
 func (b *block[T]) push(x T) {
-	b.items[b.n] = x
+	b.items[b.n&(blockCap-1)] = x // b.n < limit <= blockCap, a power of two
 	b.n++
 }
 
@@ -309,7 +313,7 @@ func (p *Pool[T]) attach() *state[T] {
 
 // newBlock returns an empty block sized for st's values.
 func (st *state[T]) newBlock() *block[T] {
-	return &block[T]{items: make([]T, st.limit)}
+	return &block[T]{limit: st.limit}
 }
 
 // giveCount adds one unit to the owner's MaxIdle credit (an object left the
@@ -543,7 +547,7 @@ func (p *Pool[T]) putSlow(st *state[T], x T) {
 		var out [blockCap / 2]T
 		k := (b.n + 1) / 2
 		copy(out[:], b.items[:k])
-		copy(b.items, b.items[k:b.n])
+		copy(b.items[:], b.items[k:b.n])
 		clear(b.items[b.n-k : b.n])
 		b.n -= k
 		b.push(x)

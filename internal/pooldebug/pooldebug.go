@@ -92,6 +92,7 @@ const (
 	KindLeak      = "leak"
 	KindDoublePut = "double Put"
 	KindPoison    = "modified after Put"
+	KindSubslice  = "Put of a sub-slice" // bytepool: a slice that does not start its backing array
 )
 
 // Reporter, if set, receives every report; see pool.SetReporter.
