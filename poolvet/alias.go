@@ -78,7 +78,7 @@ func (c *checker) aliasesOf(fn *ssa.Function, key objKey, may bool) map[ssa.Valu
 					add(x)
 				}
 			case *ssa.UnOp:
-				if x.Op == token.MUL && (sharesBacking(x.Type()) || growable(x.Type()) && isBuilder(x.Type())) && !notOwned(fn, x.X) {
+				if x.Op == token.MUL && (sharesBacking(x.Type()) || growable(x.Type()) && isBuilder(x.Type())) && !notOwned(fn, x.X) && !c.borrowedField(x.X) {
 					add(x)
 				}
 			case *ssa.Phi:
@@ -108,6 +108,54 @@ func (c *checker) aliasesOf(fn *ssa.Function, key objKey, may bool) map[ssa.Valu
 		}
 	}
 	return set
+}
+
+// borrowedField reports whether addr is a field that some function of the
+// package sets to one of its (non-receiver) parameters, as
+// vw.reset(dst) does with vw.buf = dst: the object holds the caller's
+// memory for a while, and the next user replaces it rather than reusing it.
+func (c *checker) borrowedField(addr ssa.Value) bool {
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(derefType(fa.X.Type())).(*types.Named)
+	if !ok {
+		return false
+	}
+	if c.borrowed == nil {
+		c.borrowed = map[[2]any]bool{}
+		for _, fn := range c.funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					st, ok := instr.(*ssa.Store)
+					if !ok {
+						continue
+					}
+					sfa, ok := st.Addr.(*ssa.FieldAddr)
+					if !ok {
+						continue
+					}
+					v := st.Val
+					for {
+						if sl, ok := v.(*ssa.Slice); ok {
+							v = sl.X
+							continue
+						}
+						break
+					}
+					prm, ok := v.(*ssa.Parameter)
+					if !ok || isReceiver(prm) || !sharesBacking(prm.Type()) {
+						continue
+					}
+					if sn, ok := types.Unalias(derefType(sfa.X.Type())).(*types.Named); ok {
+						c.borrowed[[2]any{sn.Origin().Obj(), sfa.Field}] = true
+					}
+				}
+			}
+		}
+	}
+	return c.borrowed[[2]any{n.Origin().Obj(), fa.Field}]
 }
 
 // notOwned reports whether addr is a field whose memory the object does

@@ -103,7 +103,7 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 						}
 					}
 				}
-				if !used && t.usesObject(instr, path) {
+				if !used && t.usesObject(instr, path) && !errorReturn(instr) {
 					used = true
 					c.report(checkUseAfterPut, c.posOf(instr, p.instr), nil,
 						"%s is used after it was put back into the pool at line %d: another goroutine may already own it",
@@ -143,6 +143,21 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 			return next
 		})
 	}
+}
+
+// errorReturn reports whether instr returns a non-nil error as its last
+// result: the other results, such as a buffer already given back, are
+// not for the caller to use (kafka-go's compressRecordBatch).
+func errorReturn(instr ssa.Instruction) bool {
+	ret, ok := instr.(*ssa.Return)
+	if !ok || len(ret.Results) == 0 {
+		return false
+	}
+	last := ret.Results[len(ret.Results)-1]
+	if !types.Identical(last.Type(), types.Universe.Lookup("error").Type()) {
+		return false
+	}
+	return !isNil(last)
 }
 
 // resultUsed reports whether the results of a call are used.

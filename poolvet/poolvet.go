@@ -70,6 +70,11 @@ type checker struct {
 	// a method appends an unbounded amount to, and that method's name;
 	// built on first use.
 	growing map[*types.TypeName][2]string
+
+	// borrowed holds the {type name, field index} of the fields that a
+	// function of the package sets to one of its parameters; built on
+	// first use.
+	borrowed map[[2]any]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -190,3 +190,52 @@ func useHook() {
 	b.WriteString("x")
 	hp.put(b)
 }
+
+// A buffer put back on an error path and returned with the error: the
+// caller does not look at it (kafka-go compressRecordBatch).
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func releaseBuffer(b *bytes.Buffer) {
+	if b != nil && b.Cap() <= limit {
+		b.Reset()
+		bufPool.Put(b)
+	}
+}
+
+func compress(fail func() error) (out *bytes.Buffer, err error) {
+	out = bufPool.Get().(*bytes.Buffer)
+	out.WriteString("x")
+	if err = fail(); err != nil {
+		releaseBuffer(out)
+		return
+	}
+	return out, nil
+}
+
+// A slice field that a method of the type sets to the caller's buffer
+// (mongo-driver's valueWriter.reset(dst)): returning it hands back the
+// caller's memory, which the next user replaces rather than reuses.
+type valueWriter struct {
+	buf []byte
+	w   *bytes.Buffer
+}
+
+var vwPool = sync.Pool{New: func() any { return new(valueWriter) }}
+
+func (vw *valueWriter) reset(buf []byte) { vw.buf = buf }
+
+func putValueWriter(vw *valueWriter) {
+	if vw != nil {
+		vw.w = nil
+		vwPool.Put(vw)
+	}
+}
+
+func appendDoc(dst []byte) []byte {
+	vw := vwPool.Get().(*valueWriter)
+	defer putValueWriter(vw)
+	vw.reset(dst)
+	vw.buf = append(vw.buf, 1, 2)
+	dst = vw.buf
+	return dst
+}
