@@ -239,3 +239,34 @@ func appendDoc(dst []byte) []byte {
 	dst = vw.buf
 	return dst
 }
+
+// A getter that re-initialises the fields of the object it takes from the
+// pool (gonum's getDenseWorkspace): what it returns is as good as reset.
+type dense struct {
+	rows, cols int
+	data       []float64
+}
+
+func (d *dense) Reset() { d.rows, d.cols, d.data = 0, 0, d.data[:0] }
+
+var densePool = sync.Pool{New: func() any { return new(dense) }}
+
+func getWorkspace(r, c int) *dense {
+	w := densePool.Get().(*dense)
+	if cap(w.data) < r*c {
+		w.data = make([]float64, r*c)
+	}
+	w.data = w.data[:r*c]
+	w.rows, w.cols = r, c
+	return w
+}
+
+func putWorkspace(w *dense) { densePool.Put(w) }
+
+func mul(r, c int) float64 {
+	w := getWorkspace(r, c)
+	w.data[0] = 1
+	s := w.data[0]
+	putWorkspace(w)
+	return s
+}
