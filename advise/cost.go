@@ -36,8 +36,10 @@ type Costs struct {
 	GCSource       string    // where GCNsPerByte comes from
 }
 
-// DefaultCosts are figures measured with Calibrate on the 2-core
-// linux/amd64 machine poolkit's CI runs on (Go 1.26), in a quiet moment.
+// DefaultCosts are the built-in figures, rounded from allocation
+// benchmarks on the 2-core linux/amd64 machine poolkit's CI runs on (Go
+// 1.26) under load, taking values near the lowest seen; docs/advise.md
+// says how they compare with Calibrate's.
 func DefaultCosts() *Costs {
 	return &Costs{
 		Sizes:          []int{16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1 << 20},
@@ -45,7 +47,7 @@ func DefaultCosts() *Costs {
 		ClearNsPerByte: 0.06,
 		RoundTripNs:    12,
 		GCNsPerByte:    0.1,
-		Source:         "built-in constants (measured with -calibrate on a 2-core AMD EPYC, Go 1.26)",
+		Source:         "built-in constants (rounded from allocation benchmarks on a 2-core linux/amd64 machine, Go 1.26; see docs/advise.md)",
 		GCSource:       "built-in: the median of the programs measured in docs/advise.md",
 	}
 }
