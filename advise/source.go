@@ -789,7 +789,14 @@ func (prog *program) findStore(li *lineInfo) {
 				return true
 			}
 			for i, r := range s.Rhs {
-				if w := where(s.Lhs[i]); w != "" && isObj(r) {
+				w := where(s.Lhs[i])
+				if call, ok := ast.Unparen(r).(*ast.CallExpr); w == "a package-level variable" && !(ok && builtinName(info, call) == "append") {
+					// sink = x: each store drops the previous object, as
+					// benchmarks do to keep x on the heap; retained only
+					// if appended to (list = append(list, x)).
+					continue
+				}
+				if w != "" && isObj(r) {
 					li.stored = fmt.Sprintf("stored in %s (%s, line %d)", w, types.ExprString(s.Lhs[i]), fset.Position(s.Pos()).Line)
 				}
 			}
