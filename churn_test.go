@@ -20,6 +20,9 @@ func lockedThreadExits(n int, p *pool.Pool[*bytes.Buffer]) {
 		wg.Go(func() {
 			runtime.LockOSThread()
 			b := p.Get()
+			if b == nil {
+				b = new(bytes.Buffer)
+			}
 			b.WriteByte(byte(i))
 			p.Put(b)
 		})
