@@ -301,6 +301,9 @@ func poolIt(r *Result, j, gate *judge, alloc, rec, best *Strategy, pending []Com
 		text = fmt.Sprintf("%s, %s; %s (%s) pays", ActPool, WhichPoolUnsettled, best.Name, best.Doc)
 	}
 	v.Why = strings.Join(parts, ", ")
+	if projectUnsettled || best != rec {
+		v.Why = best.Name + ": " + v.Why
+	}
 	if len(parts) > 0 {
 		text += ": " + strings.Join(parts, ", ")
 	}
