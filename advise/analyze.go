@@ -230,7 +230,7 @@ func Analyze(prof *profile.Profile, opts Options) (*Report, error) {
 		k := subKey{sf.path, frames[u].line, callee}
 		li, ok := lines[k]
 		if !ok {
-			li = prog.analyzeLine(sf, frames[u].line, callee)
+			li = prog.safeAnalyzeLine(sf, frames[u].line, callee)
 			lines[k] = li
 		}
 		// The object is a parameter: its construction is up the stack.
@@ -346,6 +346,17 @@ func Analyze(prof *profile.Profile, opts Options) (*Report, error) {
 		return a.Pos < b.Pos
 	})
 	return rep, nil
+}
+
+// safeAnalyzeLine is analyzeLine, except that source it does not expect
+// makes the line's type unknown instead of stopping the whole report.
+func (prog *program) safeAnalyzeLine(sf *srcFile, line int, callee string) (li *lineInfo) {
+	defer func() {
+		if recover() != nil {
+			li = &lineInfo{file: sf, line: line, param: -1}
+		}
+	}()
+	return prog.analyzeLine(sf, line, callee)
 }
 
 func sampleTypes(p *profile.Profile) []string {
@@ -478,7 +489,7 @@ func (a *siteAgg) judge(rep *Report, costs *Costs, benches map[string]*benchSum,
 		s.Verdict = VerdictDontPool
 		s.Benefit = 0
 		s.Reason = fmt.Sprintf("%s is built around what %s is given and has no Reset method to point it at something new: a pool cannot reuse it (pool its buffers instead, if it takes them); %s",
-			tn, types.ExprString(li.expr.(*ast.CallExpr).Fun), numbers)
+			tn, types.ExprString(ast.Unparen(li.expr).(*ast.CallExpr).Fun), numbers)
 		s.Estimate = "no saving: cannot be reused"
 	case !rep.HasInuse:
 		s.Verdict = VerdictUnknown
