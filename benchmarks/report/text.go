@@ -31,11 +31,26 @@ var Legend = [][2]string{
 	{"*", "the strategy the verdict recommends (alloc when it says don't pool)"},
 }
 
-// WriteLegend writes Legend as indented lines.
+// Rules explains the verdicts in a few lines; the text output prints it
+// after the legend.
+var Rules = []string{
+	"a strategy beats another when it is better on one of the workload's units and worse on none;",
+	"better: the 95% interval of their ratio excludes 1 and the estimate is at least 5% (pooled vs alloc),",
+	"or the 99% interval does and the estimate is at least 10% (another strategy vs the project's pool).",
+	"pool it: X          some pool beats alloc; X is the project's pool unless another beats it (then what it gives up)",
+	"don't pool          no pooled strategy beats alloc",
+	"inconclusive        the runs could not settle a comparison the verdict needs (-time/-count for more)",
+}
+
+// WriteLegend writes Legend and Rules as indented lines.
 func WriteLegend(w io.Writer) {
 	fmt.Fprintln(w, "columns:")
 	for _, l := range Legend {
 		fmt.Fprintf(w, "  %-10s %s\n", l[0], l[1])
+	}
+	fmt.Fprintln(w, "how verdicts are decided:")
+	for _, l := range Rules {
+		fmt.Fprintf(w, "  %s\n", l)
 	}
 	fmt.Fprintln(w)
 }
