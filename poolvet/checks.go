@@ -420,13 +420,21 @@ func (c *checker) grows(fn *ssa.Function, key objKey) bool {
 	return false
 }
 
-// fixedAppend reports whether an append adds a fixed number of elements
-// once: append(s, a, b) outside a loop, not append(s, xs...).
+// fixedAppend reports whether an append adds a bounded number of elements
+// once: append(s, a, b) outside a loop, or append(s, xs...) outside a loop
+// when the elements are not bytes; not append(buf, data...).
 func fixedAppend(call *ssa.Call) bool {
 	if inLoop(call.Block()) {
 		return false
 	}
 	if len(call.Call.Args) < 2 {
+		return true
+	}
+	if !isByteSlice(call.Type()) {
+		// Outside a loop, append(s, xs...) of elements that are not bytes
+		// copies a set of known size, such as configured attributes
+		// (OpenTelemetry's pooled *[]attribute.KeyValue); only bytes come
+		// in unbounded amounts from input.
 		return true
 	}
 	switch x := call.Call.Args[1].(type) {

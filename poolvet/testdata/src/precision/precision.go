@@ -270,3 +270,20 @@ func mul(r, c int) float64 {
 	putWorkspace(w)
 	return s
 }
+
+// A pooled *[]T filled from a configured set outside any loop
+// (OpenTelemetry's attribute pools): bounded by construction.
+var attrPool = sync.Pool{New: func() any { s := make([]kv, 0, 8); return &s }}
+
+type inst struct{ attrs []kv }
+
+func (in *inst) record(err error) int {
+	p := attrPool.Get().(*[]kv)
+	defer func() {
+		*p = (*p)[:0]
+		attrPool.Put(p)
+	}()
+	*p = append(*p, in.attrs...)
+	*p = append(*p, kv{"error", err.Error()})
+	return len(*p)
+}
