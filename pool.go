@@ -36,8 +36,9 @@ import (
 // P the same way), with no allocation for any T: values are cached inline,
 // so a Pool[[]byte] or a Pool of small structs does not box. Each P that
 // uses the pool gets a cache of up to 16 values (fewer for values larger
-// than 32 bytes); pool large value types by pointer. An idle pool costs a
-// few hundred bytes plus about 300 bytes for each P that has used it.
+// than 32 bytes, in an array of 16 all the same): pool large value types by
+// pointer. A pool of pointers costs about 1 KB at GOMAXPROCS=64 plus about
+// 400 bytes for each P that has used it.
 // The engine starts no goroutine: GC trimming runs in the runtime's cleanup
 // goroutine (runtime.AddCleanup), between GC cycles.
 //
@@ -49,10 +50,11 @@ import (
 // # Bounds
 //
 // MaxIdle is exact: Stats().Idle never exceeds it. Each P holds a small
-// share of the unused bound (at most (MaxIdle-MinIdle)/(4·GOMAXPROCS) in
-// all) that other Ps cannot use, so a Put may be dropped while the pool
+// share of the unused bound that other Ps cannot use (at most
+// (MaxIdle-MinIdle)/4 over all Ps), so a Put may be dropped while the pool
 // holds up to that many fewer than MaxIdle; one goroutine can always fill
-// at least three quarters of MaxIdle, and MinIdle of it.
+// at least three quarters of MaxIdle, and MinIdle of it. Threads that exit
+// take nothing with them: caches and shares belong to Ps, not threads.
 //
 // # GC
 //
