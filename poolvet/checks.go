@@ -51,7 +51,7 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 	}
 	for i := range puts {
 		p := &puts[i]
-		if !trackable(p) {
+		if !trackable(p) || p.key.cell && onlyNil(p.key.v) {
 			continue
 		}
 		if p.cond {
@@ -158,6 +158,26 @@ func errorReturn(instr ssa.Instruction) bool {
 		return false
 	}
 	return !isNil(last)
+}
+
+// onlyNil reports whether the local variable at addr is only ever assigned
+// nil: methods called on it run on a nil receiver, which wrappers such as
+// zerolog's (*Event).Msg treat as a no-op.
+func onlyNil(addr ssa.Value) bool {
+	a, ok := addr.(*ssa.Alloc)
+	if !ok || a.Referrers() == nil {
+		return false
+	}
+	stores := 0
+	for _, r := range *a.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == a {
+			if !isNil(st.Val) {
+				return false
+			}
+			stores++
+		}
+	}
+	return stores > 0
 }
 
 // resultUsed reports whether the results of a call are used.

@@ -124,6 +124,9 @@ func (t *tracker) walk(from ssa.Instruction, visit func(ssa.Instruction, *path) 
 			case stopPath:
 				stopped = true
 			}
+			if noReturn(instr) {
+				stopped = true // t.Fatalf, log.Fatal, os.Exit: nothing runs after it
+			}
 			if stopped {
 				break
 			}
@@ -269,4 +272,32 @@ func (t *tracker) usesObject(instr ssa.Instruction, p *path) bool {
 		}
 	}
 	return false
+}
+
+// noReturnNames are the functions and methods, by package path and name,
+// that never return to their caller.
+var noReturnNames = map[string]bool{
+	"testing.Fatal": true, "testing.Fatalf": true, "testing.FailNow": true,
+	"testing.Skip": true, "testing.Skipf": true, "testing.SkipNow": true,
+	"log.Fatal": true, "log.Fatalf": true, "log.Fatalln": true,
+	"log.Panic": true, "log.Panicf": true, "log.Panicln": true,
+	"os.Exit": true, "runtime.Goexit": true,
+}
+
+// noReturn reports whether instr is a call that never returns.
+func noReturn(instr ssa.Instruction) bool {
+	call, ok := instr.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	var obj *types.Func
+	if call.Call.IsInvoke() {
+		obj = call.Call.Method
+	} else if fn := call.Call.StaticCallee(); fn != nil {
+		obj, _ = fn.Object().(*types.Func)
+	}
+	if obj == nil || obj.Pkg() == nil {
+		return false
+	}
+	return noReturnNames[obj.Pkg().Path()+"."+obj.Name()]
 }

@@ -6,6 +6,7 @@ package precision
 import (
 	"bytes"
 	"sync"
+	"testing"
 )
 
 // A Put wrapper that puts only on some paths (kafka-go style release).
@@ -286,4 +287,28 @@ func (in *inst) record(err error) int {
 	*p = append(*p, in.attrs...)
 	*p = append(*p, kv{"error", err.Error()})
 	return len(*p)
+}
+
+// Calls that never return end the path: nothing after a t.Fatalf runs
+// (fasthttp's client tests).
+func releaseR(r *R) { rPool.Put(r) }
+
+func fatalAfterRelease(t *testing.T, fail bool) {
+	r := rPool.Get().(*R)
+	if fail {
+		releaseR(r)
+		t.Fatalf("failed")
+	}
+	r.buf = r.buf[:0]
+	releaseR(r)
+}
+
+// Methods called on a variable that only ever holds nil are no-ops on a
+// nil receiver (zerolog's TestEvent_WithNilEvent).
+func nilEvent() []func() {
+	var b *B = nil
+	fs := []func(){func() { _ = b }}
+	b.Release()
+	b.Release()
+	return fs
 }
