@@ -17,8 +17,13 @@
 //     pool, or calls another such wrapper, is itself a Put; one that returns
 //     an object it took from a pool is a Get. Wrappers are exported as facts,
 //     so helpers such as releaseBuffer(buf) in another package count too.
+//     A wrapper that puts on some paths only is a conditional Put; a method
+//     that puts a field of its receiver and leaves it set (a Close) puts
+//     that field again when called twice.
 //
-// Each diagnostic carries the name of its check as its Category:
+// Each diagnostic carries the name of its check as its Category, and its
+// message ends with that name in parentheses, "(useafterput)", so that the
+// flag that turns it off can be read off the line:
 //
 //   - useafterput: an object, or a value that shares its memory (a sub-slice,
 //     buf.Bytes(), *p of a pooled *[]byte, a closure that captured it), is
