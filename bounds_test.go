@@ -205,7 +205,9 @@ func TestBudgetAfterLockedThreadExits(t *testing.T) {
 		p.Put(b)
 	}
 	after := p.Stats()
-	dropped := after.Drops.Total() - before.Drops.Total()
+	// Budget drops only: under -race Put also drops one slice in four at
+	// random (Drops.Random).
+	dropped := after.Drops.Budget - before.Drops.Budget
 	if 10*(n-int(dropped)) < 9*n {
 		t.Fatalf("after 64 locked-thread exits %d of %d Puts of %d bytes dropped (IdleBytes %d of MaxBytes %d); want >= 90%% cached",
 			dropped, n, size, after.IdleBytes, p.MaxBytes)

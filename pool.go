@@ -214,7 +214,9 @@ func (p *Pool[T]) admit(st *state[T], x T) bool {
 	if p.Reset != nil {
 		p.Reset(x)
 	}
-	keep := !(raceEnabled && raceDrop()) && (p.Keep == nil || p.Keep(x))
+	// Keep runs before the race detector's random drop, so that hooks
+	// run (and panic) the same with and without -race.
+	keep := (p.Keep == nil || p.Keep(x)) && !(raceEnabled && raceDrop())
 	if debug {
 		p.debugMarkIdle(st, &x, keep)
 	}
