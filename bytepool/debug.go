@@ -40,14 +40,12 @@ import (
 // start an allocation of its capacity: every Go heap allocation of 16 bytes
 // or more starts at a multiple of 8, and one of more than 32 KiB (a large
 // object, in a span of its own) at a multiple of the runtime's 8 KiB page.
-// Such a Put is reported (kindSubslice: the default reporter panics; with a
+// Such a Put is reported (pooldebug.KindSubslice, "Put of a sub-slice": the default reporter panics; with a
 // reporter set it is dropped and counted in Stats.Drops.Subslice). A
 // sub-slice that starts at an aligned offset, and a head sub-slice
 // b[:n:n] (its start is the allocation's, its capacity hides the rest), are
 // not detected.
 
-// kindSubslice is the kind of report of a Put of a sub-slice.
-const kindSubslice = "Put of a sub-slice"
 
 // Alignments of the starts of Go heap allocations (see above).
 const (
@@ -72,7 +70,7 @@ func startsAllocation(b []byte) bool {
 func (s *state) debugPut(b []byte, c *class) bool {
 	if !startsAllocation(b) {
 		s.dropSubslice.Add(1)
-		pooldebug.Report(kindSubslice, "[]byte", fmt.Sprintf(
+		pooldebug.Report(pooldebug.KindSubslice, "[]byte", fmt.Sprintf(
 			"bytepool.Put: []byte (cap %d, data %#x) does not start where its allocation starts: "+
 				"the pool would keep the whole allocation alive while counting %d bytes; Put the slice that Get returned",
 			cap(b), dataPtr(b), c.size), "")
