@@ -46,7 +46,6 @@ import (
 // b[:n:n] (its start is the allocation's, its capacity hides the rest), are
 // not detected.
 
-
 // Alignments of the starts of Go heap allocations (see above).
 const (
 	heapAlign     = 8
