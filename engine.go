@@ -130,7 +130,7 @@ type shardOwner[T any] struct {
 	own sync.Mutex        // portable build: held by the goroutine that entered the shard
 
 	// local is the P's block, or nil until the P's first Put. The owner
-	// loads it (load-acquire); the trimmer swaps it for nil
+	// loads it (load-acquire); the trimmer swaps it for an empty block
 	// (store-release) and reads the old block only after its grace period.
 	local atomic.Pointer[block[T]]
 

@@ -213,7 +213,7 @@ func (c *core[T]) trim(now uint64) {
 		if s.limbo == nil {
 			s.lockOwner()
 			if s.local.Load().len() > 0 {
-				s.limbo = s.local.Swap(nil)
+				s.limbo = s.local.Swap(st.newBlock()) // a fresh block, so the next Put does not allocate
 				s.stamp = 0
 				swapped = append(swapped, s)
 			}
