@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/google/pprof/profile"
 )
 
 // BenchResult is one line of `go test -bench -benchmem` output.
@@ -93,11 +95,10 @@ func summarizeBench(results []BenchResult, profBytes map[string]float64) map[str
 type Run struct {
 	Profile string        // path of the heap profile, in a temporary directory the caller removes
 	Results []BenchResult // the benchmark results
-	Output  []byte        // go test's output, without the GC trace
+	Output  []byte        // the benchmarks' output, without the GC trace
 	GCCPUNs float64       // CPU time the GC spent during the run (GODEBUG=gctrace=1), in ns
 
-	// GCByBench is GCCPUNs by top-level benchmark ("BenchmarkX"); "" for
-	// what ran before the first benchmark.
+	// GCByBench is GCCPUNs by top-level benchmark ("BenchmarkX").
 	GCByBench map[string]float64
 }
 
@@ -114,92 +115,260 @@ func trimProcs(name string) string {
 	return name
 }
 
-// benchName matches the name go test prints before running a benchmark.
-var benchName = regexp.MustCompile(`(?m)^(Benchmark[^\s/]*)[^\s]*\s+\t`)
-
 // gcCPU sums the CPU time of the GC trace lines in out, in ns (cycles the
-// allocations caused: not forced ones), in all and by top-level benchmark
-// (the one whose name was printed last before the line: go test prints the
-// name, then runs the benchmark), and returns out without the trace. A
-// trace line may interrupt a benchmark result line ("BenchmarkX-2
-// \tgc 3 @...\n   200\t 390074 ns/op"): removing it mends it.
-func gcCPU(out []byte) (total float64, byBench map[string]float64, rest []byte) {
-	byBench = map[string]float64{}
-	names := benchName.FindAllSubmatchIndex(out, -1)
+// allocations caused: not forced ones), and returns out without the trace.
+// Per cycle it counts stop-the-world plus assist and background marking;
+// idle workers only soak up idle CPU, they cost the program nothing.
+func gcCPU(out []byte) (total float64, rest []byte) {
 	for _, loc := range gcLine.FindAllIndex(out, -1) {
 		m := out[loc[0]:loc[1]]
 		if bytes.Contains(m, []byte("(forced)")) {
 			continue // testing calls runtime.GC before each run: not the program's cost
 		}
-		ns := 0.0
 		for _, part := range strings.Split(string(m), ", ") {
 			if !strings.HasSuffix(part, " ms cpu") {
 				continue
 			}
-			// stw + assist/background/idle + stw: idle workers only
-			// soak up idle CPU, they cost the program nothing.
 			for _, f := range strings.Split(strings.TrimSuffix(part, " ms cpu"), "+") {
 				if ab := strings.Split(f, "/"); len(ab) == 3 {
 					f = ab[0] + "+" + ab[1]
 				}
 				for _, g := range strings.Split(f, "+") {
 					if v, err := strconv.ParseFloat(g, 64); err == nil {
-						ns += v * 1e6
+						total += v * 1e6
 					}
 				}
 			}
 		}
-		total += ns
-		bench := ""
-		for _, n := range names {
-			if n[0] > loc[0] {
-				break
-			}
-			bench = trimProcs(string(out[n[2]:n[3]]))
-		}
-		byBench[bench] += ns
 	}
-	return total, byBench, gcLine.ReplaceAll(out, nil)
+	return total, gcLine.ReplaceAll(out, nil)
 }
 
-// RunBench runs `go test -run '^$' -bench pattern -benchmem -memprofile` on
-// pkg in dir, with GODEBUG=gctrace=1 to measure what the GC costs this
-// program. Extra arguments (-benchtime, -count) are passed to go test
-// before the package.
-func RunBench(dir, pattern, pkg string, extra ...string) (*Run, error) {
+// testFlags are the go test flags RunBench passes to the test binary (as
+// -test.name); the bool ones take no separate value.
+var testFlags = map[string]bool{
+	"benchtime": false, "count": false, "cpu": false, "timeout": false,
+	"memprofilerate": false, "parallel": false,
+	"short": true, "v": true, "failfast": true,
+}
+
+// splitFlags separates go test flags for the test binary from build flags.
+func splitFlags(extra []string) (test, build []string) {
+	for i := 0; i < len(extra); i++ {
+		a := extra[i]
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		isBool, ok := testFlags[name]
+		if !strings.HasPrefix(a, "-") || !ok {
+			build = append(build, a)
+			continue
+		}
+		test = append(test, "-test."+strings.TrimLeft(a, "-"))
+		if !isBool && !hasValue && i+1 < len(extra) {
+			i++
+			test = append(test, extra[i])
+		}
+	}
+	return test, build
+}
+
+// splitPattern splits a -bench pattern at its first slash outside
+// brackets and parentheses, as the testing package does: the top-level
+// part and the rest ("" when there is none).
+func splitPattern(p string) (top, rest string) {
+	depth := 0
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '[', '(':
+			depth++
+		case ']', ')':
+			depth--
+		case '\\':
+			i++
+		case '/':
+			if depth == 0 {
+				return p[:i], p[i+1:]
+			}
+		}
+	}
+	return p, ""
+}
+
+// RunBench runs the benchmarks of pkg (in dir) matching pattern with
+// -benchmem and a heap profile, and GODEBUG=gctrace=1 to measure what the
+// GC costs this program. It builds the test binary once (go test -c) and
+// runs each top-level benchmark in a process of its own, its GC trace read
+// apart from its results, so every GC cycle is charged to the benchmark
+// that caused it; the heap profiles are merged. Extra arguments are go test
+// flags: -benchtime, -count, -cpu, -timeout, -memprofilerate, -parallel,
+// -short, -v and -failfast go to the test binary, the rest (-tags, -race,
+// ...) to the build.
+//
+// Output written to standard error by the benchmarks themselves is kept
+// in Output; a line of it that lands inside a GC trace line spoils that
+// line, whose cycle is then not counted.
+func RunBench(dir, pattern, pkg string, extra ...string) (run *Run, err error) {
 	tmp, err := os.MkdirTemp("", "pooladvise")
 	if err != nil {
 		return nil, err
 	}
-	prof := filepath.Join(tmp, "mem.pprof")
+	defer func() {
+		if err != nil {
+			os.RemoveAll(tmp)
+		}
+	}()
 	if pkg == "" {
 		pkg = "."
 	}
-	// The GC trace is asked of the test binary only (through -exec), not
-	// of the go command and the compiler it runs.
-	godebug := "gctrace=1"
-	if v := os.Getenv("GODEBUG"); v != "" {
-		godebug = v + "," + godebug
-	}
-	args := []string{"test", "-exec", "env GODEBUG=" + godebug, "-run", "^$", "-bench", pattern, "-benchmem", "-memprofile", prof}
+	testArgs, buildArgs := splitFlags(extra)
+	bin := filepath.Join(tmp, "bench.test")
 	if runtime.GOOS == "windows" {
-		args = append(args[:1], args[3:]...) // no env(1): GC/byte falls back to the default
+		bin += ".exe"
 	}
-	args = append(args, extra...)
+	args := append([]string{"test", "-c", "-o", bin}, buildArgs...)
 	args = append(args, pkg)
-	cmd := exec.Command("go", args...)
-	cmd.Dir = dir
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err = cmd.Run()
-	gc, byBench, out := gcCPU(buf.Bytes())
-	if err != nil {
-		os.RemoveAll(tmp)
+	if out, err := goCmd(dir, args...); err != nil {
 		return nil, fmt.Errorf("pooladvise: go %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
-	if _, serr := os.Stat(prof); serr != nil {
-		os.RemoveAll(tmp)
-		return nil, fmt.Errorf("pooladvise: go test wrote no profile (no benchmark matched %q?)\n%s", pattern, out)
+	if _, err := os.Stat(bin); err != nil {
+		return nil, fmt.Errorf("pooladvise: %s has no test files", pkg)
 	}
-	return &Run{Profile: prof, Results: ParseBench(bytes.NewReader(out)), Output: out, GCCPUNs: gc, GCByBench: byBench}, nil
+	// The test binary runs in the package's directory, as under go test.
+	out, err := goCmd(dir, "list", "-f", "{{.Dir}}", pkg)
+	if err != nil {
+		return nil, fmt.Errorf("pooladvise: go list %s: %v\n%s", pkg, err, out)
+	}
+	pkgDir := strings.TrimSpace(string(out))
+
+	top, rest := splitPattern(pattern)
+	list := exec.Command(bin, "-test.list", top)
+	list.Dir = pkgDir
+	out, err = list.CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("pooladvise: %s -test.list %s: %v\n%s", pkg, top, err, out)
+	}
+	var names []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(l, "Benchmark") {
+			names = append(names, strings.TrimSpace(l))
+		}
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("pooladvise: no benchmark in %s matches %q", pkg, pattern)
+	}
+
+	run = &Run{GCByBench: map[string]float64{}}
+	var profs []*profile.Profile
+	for i, name := range names {
+		p := "^" + regexp.QuoteMeta(name) + "$"
+		if rest != "" {
+			p += "/" + rest
+		}
+		path := filepath.Join(tmp, fmt.Sprintf("mem%d.pprof", i))
+		args := append([]string{"-test.run", "^$", "-test.bench", p, "-test.benchmem", "-test.memprofile", path}, testArgs...)
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = pkgDir
+		godebug := "gctrace=1"
+		if v := os.Getenv("GODEBUG"); v != "" {
+			godebug = v + "," + godebug
+		}
+		cmd.Env = append(os.Environ(), "GODEBUG="+godebug)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		gc, errOut := gcCPU(stderr.Bytes())
+		if err != nil {
+			return nil, fmt.Errorf("pooladvise: %s %s: %v\n%s%s", pkg, strings.Join(args, " "), err, stdout.Bytes(), errOut)
+		}
+		run.GCCPUNs += gc
+		run.GCByBench[name] += gc
+		run.Output = append(run.Output, benchOutput(stdout.Bytes(), i == 0, i == len(names)-1)...)
+		run.Output = append(run.Output, errOut...)
+		prof, err := readProfile(path)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			// Every process's profile holds what the package's
+			// initialization allocated: count it once.
+			prof = underBenchmark(prof)
+		}
+		profs = append(profs, prof)
+	}
+	merged, err := profile.Merge(profs)
+	if err != nil {
+		return nil, fmt.Errorf("pooladvise: merging the heap profiles: %v", err)
+	}
+	run.Profile = filepath.Join(tmp, "mem.pprof")
+	f, err := os.Create(run.Profile)
+	if err != nil {
+		return nil, err
+	}
+	if err := merged.Write(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	run.Results = ParseBench(bytes.NewReader(run.Output))
+	return run, nil
+}
+
+// goCmd runs the go command in dir and returns its combined output.
+func goCmd(dir string, args ...string) ([]byte, error) {
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	return cmd.CombinedOutput()
+}
+
+// benchOutput keeps the header lines (goos:, pkg:, ...) of the first
+// process's output and the PASS of the last, so the runs read as one.
+func benchOutput(out []byte, first, last bool) []byte {
+	var b []byte
+	for _, l := range bytes.SplitAfter(out, []byte("\n")) {
+		s := string(l)
+		header := strings.HasPrefix(s, "goos:") || strings.HasPrefix(s, "goarch:") || strings.HasPrefix(s, "pkg:") || strings.HasPrefix(s, "cpu:")
+		if (header && !first) || (strings.TrimSpace(s) == "PASS" && !last) {
+			continue
+		}
+		b = append(b, l...)
+	}
+	return b
+}
+
+func readProfile(path string) (*profile.Profile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("pooladvise: the test binary wrote no profile: %v", err)
+	}
+	defer f.Close()
+	p, err := profile.Parse(f)
+	if err != nil {
+		return nil, fmt.Errorf("pooladvise: %s: %v", path, err)
+	}
+	return p, nil
+}
+
+// underBenchmark keeps in p only the samples allocated under a benchmark
+// (a testing.(*B) method on the stack) and returns it.
+func underBenchmark(p *profile.Profile) *profile.Profile {
+	kept := p.Sample[:0]
+	for _, s := range p.Sample {
+		if underB(s) {
+			kept = append(kept, s)
+		}
+	}
+	p.Sample = kept
+	return p
+}
+
+func underB(s *profile.Sample) bool {
+	for _, loc := range s.Location {
+		for _, ln := range loc.Line {
+			if ln.Function != nil && strings.HasPrefix(ln.Function.Name, "testing.(*B).") {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1,27 +1,58 @@
 package advise
 
 import (
-	"bytes"
 	"math"
+	"slices"
 	"testing"
 )
 
-// TestGCCPU: the trace lines are summed without the idle workers' time,
-// and removing them mends the benchmark line they interrupted.
+// TestGCCPU: the unforced trace lines are summed without the idle
+// workers' time, and removed from the output.
 func TestGCCPU(t *testing.T) {
-	out := []byte("BenchmarkGzip-2    \tgc 1 @0.010s 2%: 0.015+0.50+0.003 ms clock, 0.030+0.20/0.40/9.0+0.006 ms cpu, 4->4->0 MB, 4 MB goal, 0 MB stacks, 0 MB globals, 2 P\n" +
+	out := []byte("gc 1 @0.010s 2%: 0.015+0.50+0.003 ms clock, 0.030+0.20/0.40/9.0+0.006 ms cpu, 4->4->0 MB, 4 MB goal, 0 MB stacks, 0 MB globals, 2 P\n" +
 		"gc 2 @0.020s 2%: 0.015+0.50+0.003 ms clock, 0.030+0.20/0.40/9.0+0.006 ms cpu, 4->4->0 MB, 4 MB goal, 0 MB stacks, 0 MB globals, 2 P (forced)\n" +
-		"     200\t    390074 ns/op\t  814096 B/op\t      20 allocs/op\nPASS\n")
-	ns, byBench, rest := gcCPU(out)
+		"log: a line the benchmark wrote\n")
+	ns, rest := gcCPU(out)
 	want := (0.030 + 0.20 + 0.40 + 0.006) * 1e6
 	if math.Abs(ns-want) > 1 {
 		t.Errorf("got %v ns; want %v", ns, want)
 	}
-	if got := byBench["BenchmarkGzip"]; math.Abs(got-want) > 1 || len(byBench) != 1 {
-		t.Errorf("got %v by benchmark; want all %v for BenchmarkGzip", byBench, want)
+	if string(rest) != "log: a line the benchmark wrote\n" {
+		t.Errorf("got %q after removing the trace; want the benchmark's own line", rest)
 	}
-	got := ParseBench(bytes.NewReader(rest))
-	if len(got) != 1 || got[0].N != 200 || got[0].BytesPerOp != 814096 {
-		t.Errorf("got %+v from %q; want the BenchmarkGzip line", got, rest)
+}
+
+func TestSplitFlags(t *testing.T) {
+	test, build := splitFlags([]string{"-benchtime", "200x", "-count=3", "-tags", "foo", "-short", "-race", "-cpu", "1,2"})
+	wantTest := []string{"-test.benchtime", "200x", "-test.count=3", "-test.short", "-test.cpu", "1,2"}
+	wantBuild := []string{"-tags", "foo", "-race"}
+	if !slices.Equal(test, wantTest) || !slices.Equal(build, wantBuild) {
+		t.Errorf("got test %q, build %q; want %q, %q", test, build, wantTest, wantBuild)
+	}
+}
+
+func TestSplitPattern(t *testing.T) {
+	for _, c := range []struct{ in, top, rest string }{
+		{".", ".", ""},
+		{"Gzip/small", "Gzip", "small"},
+		{"Gzip/a/b", "Gzip", "a/b"},
+		{"[/]x/y", "[/]x", "y"},
+		{"(a/b)/c", "(a/b)", "c"},
+		{`a\/b/c`, `a\/b`, "c"},
+	} {
+		if top, rest := splitPattern(c.in); top != c.top || rest != c.rest {
+			t.Errorf("splitPattern(%q) = %q, %q; want %q, %q", c.in, top, rest, c.top, c.rest)
+		}
+	}
+}
+
+// TestBenchOutput: the processes' outputs read as one go test run.
+func TestBenchOutput(t *testing.T) {
+	one := "goos: linux\ngoarch: amd64\npkg: x\ncpu: y\nBenchmarkA-2\t 10\t 5 ns/op\nPASS\n"
+	two := "goos: linux\ngoarch: amd64\npkg: x\ncpu: y\nBenchmarkB-2\t 20\t 6 ns/op\nPASS\n"
+	got := string(benchOutput([]byte(one), true, false)) + string(benchOutput([]byte(two), false, true))
+	want := "goos: linux\ngoarch: amd64\npkg: x\ncpu: y\nBenchmarkA-2\t 10\t 5 ns/op\nBenchmarkB-2\t 20\t 6 ns/op\nPASS\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
