@@ -341,20 +341,6 @@ func (st *state[T]) takeCredits(s *shard[T]) bool {
 	return true
 }
 
-// giveCredits gives the MaxIdle unit and the budget bytes of an object
-// leaving the pool to the credit of s's P, and returns the excess units and
-// bytes the P may not keep, for st.release once out of the fast path. The
-// caller entered s.
-func (st *state[T]) giveCredits(s *shard[T]) (units, bytes int64) {
-	if st.counted {
-		units = s.giveCount(st.chunk)
-	}
-	if st.bg != nil {
-		bytes = giveCredit(st.bg, s.pid, st.weight)
-	}
-	return units, bytes
-}
-
 // release gives back credit a fast path could not keep: count units to
 // core.free and bytes to the byte budget.
 func (st *state[T]) release(count, bytes int64) {

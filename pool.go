@@ -149,7 +149,15 @@ func (p *Pool[T]) Get() T {
 		return p.getSlow(st, true)
 	}
 	if st.credit {
-		excess, bexcess := st.giveCredits(s)
+		// Give the object's MaxIdle unit and budget bytes back to the
+		// P's credit; the excess it may not keep goes back once unpinned.
+		var excess, bexcess int64
+		if st.counted {
+			excess = s.giveCount(st.chunk)
+		}
+		if st.bg != nil {
+			bexcess = giveCredit(st.bg, s.pid, st.weight)
+		}
 		st.exit(s)
 		if excess|bexcess != 0 {
 			st.release(excess, bexcess)
