@@ -29,7 +29,12 @@ import (
 // The trimmer never reads a block that a goroutine in the fast path may
 // still be using: it swaps the block pointer out and reads the block (in
 // limbo) only after a GC cycle has completed, because a cycle's
-// stop-the-world phases cannot begin while any goroutine is pinned.
+// stop-the-world phases cannot begin while any goroutine is pinned. The P
+// whose block it was need not wait: a goroutine that entered the P's shard
+// knows that every goroutine that could have loaded the old block did so
+// after entering the same shard, and has left it; so a Get that finds its
+// block empty takes the block back from limbo (shard.reclaim), as
+// sync.Pool's Get takes from its victim cache.
 //
 // Bounds. A pool with MaxIdle counts its idle objects against MaxIdle with
 // credit, like the byte budget of bytepool (internal/budget):
@@ -156,9 +161,27 @@ type shardShared[T any] struct {
 	old    oldList[T]
 	// limbo is the local block the last trim swapped out, and stamp the GC
 	// cycle count read after the swap: once the count exceeds stamp, no
-	// goroutine can still be using the block. Trimmer only (under mu).
-	limbo *block[T]
+	// goroutine can still be using the block. The trimmer sets limbo and
+	// stamp under mu; whoever takes the block out of limbo (the trimmer
+	// once the count exceeds stamp, or a goroutine that entered the shard,
+	// see reclaim) does so with a CompareAndSwap to nil, so one of them
+	// gets it.
+	limbo atomic.Pointer[block[T]]
 	stamp uint64
+}
+
+// reclaim makes the block in limbo s's local block again and pops from it,
+// or reports false if limbo is empty. The caller entered s and found its
+// local block empty. Every goroutine that may have loaded the block while
+// it was s's local block had entered s too, and has left it since: the
+// block is the caller's alone.
+func (s *shard[T]) reclaim() (x T, ok bool) {
+	b := s.limbo.Load()
+	if b == nil || !s.limbo.CompareAndSwap(b, nil) {
+		return x, false
+	}
+	s.local.Store(b)
+	return b.pop()
 }
 
 // state is the engine of one Pool for a number of Ps.
@@ -590,7 +613,7 @@ func (st *state[T]) stats() Stats {
 		s.Puts += sh.puts.load()
 		sh.mu.Lock()
 		sh.lockOwner()
-		idle += int64(sh.local.Load().len() + sh.limbo.len())
+		idle += int64(sh.local.Load().len() + sh.limbo.Load().len())
 		sh.unlockOwner()
 		sh.mu.Unlock()
 	}

@@ -15,8 +15,9 @@ import (
 // cycles (MinIdle), and counts what it does (Stats).
 //
 // Any item stored in the Pool may be removed automatically at any time
-// without notification. Without MinIdle, an idle object is released by the
-// second GC cycle after it was Put (see "GC" below).
+// without notification. Without MinIdle, an idle object is released after
+// the second GC cycle after it was Put, and collected by the third at the
+// latest (see "GC" below).
 //
 // When not to use it: for objects that are cheap to allocate (small structs
 // without pointers to further allocations, where a pool round trip costs
@@ -62,10 +63,12 @@ import (
 //
 // # GC
 //
-// After each GC cycle the pool ages what it holds: the objects that were
-// idle in a P's cache are released after the second cycle, those in the
-// shared lists are held weakly after the first cycle, so the second one
-// collects them. The aging runs shortly after each cycle, not during it,
+// After each GC cycle the pool ages what it holds. The objects idle in a
+// P's cache are set aside after the first cycle: Gets on that P still take
+// them, Gets on other Ps only after the next cycle; they are released after
+// the second cycle and collected by the third. Those in the shared lists
+// are held weakly after the first cycle, so the second one collects them.
+// The aging runs shortly after each cycle, not during it,
 // so a program that runs cycles back to back (runtime.GC twice in a row)
 // may see objects survive one more cycle. MinIdle objects survive any
 // number of cycles. When the heap goal reaches 90% of the memory limit
@@ -145,8 +148,10 @@ func (p *Pool[T]) Get() T {
 	s.gets.inc()
 	x, ok := s.local.Load().pop()
 	if !ok {
-		st.exit(s)
-		return p.getSlow(st, true)
+		if x, ok = s.reclaim(); !ok {
+			st.exit(s)
+			return p.getSlow(st, true)
+		}
 	}
 	if st.credit {
 		// Give the object's MaxIdle unit and budget bytes back to the

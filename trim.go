@@ -186,13 +186,12 @@ func (c *core[T]) trim(now uint64) {
 		// Limbo, past its grace period: its objects join the old list
 		// (they were in the local block at the last trim).
 		var fromLimbo []T
-		if b := s.limbo; b != nil && s.stamp != 0 && s.stamp < now {
+		if b := s.limbo.Load(); b != nil && s.stamp != 0 && s.stamp < now && s.limbo.CompareAndSwap(b, nil) {
 			s.lockOwner() // for the race detector: the owner's writes came first
 			fromLimbo = append(fromLimbo, b.items[:b.n]...)
 			clear(b.items[:b.n])
 			b.n = 0
 			s.unlockOwner()
-			s.limbo = nil
 		}
 
 		// Shared list (and limbo's objects): to the old list, or
@@ -210,11 +209,12 @@ func (c *core[T]) trim(now uint64) {
 
 		// Local block: to limbo, where it waits a GC cycle before the
 		// trimmer reads it.
-		if s.limbo == nil {
+		// (The owner may take it back before then: shard.reclaim.)
+		if s.limbo.Load() == nil {
 			s.lockOwner()
 			if s.local.Load().len() > 0 {
-				s.limbo = s.local.Swap(st.newBlock()) // a fresh block, so the next Put does not allocate
 				s.stamp = 0
+				s.limbo.Store(s.local.Swap(st.newBlock())) // a fresh block, so the next Put does not allocate
 				swapped = append(swapped, s)
 			}
 			s.unlockOwner()

@@ -18,12 +18,11 @@
 // Slices larger than MaxSize are never kept (golang/go#23199: one huge
 // buffer must not stay pinned by a pool), and the idle bytes held over all
 // classes never exceed the pool's MaxBytes (64 MiB by default). The budget
-// is kept without a shared atomic on the fast path: each thread that uses
-// the pool holds a share of the unused budget, so a Put may be dropped
-// while the idle bytes are up to MaxBytes/4 below the bound (more if more
-// threads than GOMAXPROCS have used it). Like sync.Pool, the pool releases
-// what stays idle across GC cycles (two, or three for objects in
-// per-thread caches).
+// is kept without a shared atomic on the fast path: each P (GOMAXPROCS)
+// that uses the pool holds a share of the unused budget, so a Put may be
+// dropped while the idle bytes are up to MaxBytes/4 below the bound. Like
+// sync.Pool, the pool releases what stays idle across two GC cycles; slices
+// idle in a P's cache are collected by the third (see pool.Pool, "GC").
 //
 // Near the memory limit (debug.SetMemoryLimit, GOMEMLIMIT) the budget
 // shrinks to MaxBytes/8 until the pressure ends; see Pool.MaxBytes.

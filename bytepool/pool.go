@@ -48,19 +48,19 @@ type Pool struct {
 	// and Buffers' storage), counted at class size. The idle bytes never
 	// exceed it; Puts that would take them above it are dropped
 	// (Stats.Drops.Budget). So that Get and Put need no shared atomic,
-	// each thread that uses the pool holds a share of the unused budget (at
-	// most 2 MiB and MaxBytes/(4*GOMAXPROCS) per thread) that other threads
-	// cannot use: a Put may be dropped while the idle bytes are up to that
-	// much below MaxBytes.
+	// each P (GOMAXPROCS) that uses the pool holds a share of the unused
+	// budget (at most 2 MiB and MaxBytes/(4*GOMAXPROCS) per P) that other
+	// Ps cannot use: a Put may be dropped while the idle bytes are up to
+	// that much per P below MaxBytes.
 	// 0 means DefaultMaxBytes; a negative value keeps nothing.
 	//
 	// Under memory pressure (the heap goal at 90% or more of the memory
 	// limit, see package pool) the budget shrinks to MaxBytes/8: GC
-	// trimming releases every idle slice, and threads stop refilling their
+	// trimming releases every idle slice, and Ps stop refilling their
 	// share once the idle bytes plus the shares reach MaxBytes/8, so the
-	// idle bytes stay under MaxBytes/8 plus the threads' shares (as above).
+	// idle bytes stay under MaxBytes/8 plus the Ps' shares (as above).
 	// The full budget returns when the pressure ends. Only the slow path
-	// that refills a thread's share looks at the pressure.
+	// that refills a P's share looks at the pressure.
 	MaxBytes int64
 
 	// st is the pool's state, created on first use. Read with load-acquire
@@ -104,7 +104,7 @@ type state struct {
 //
 // Both pools count against the budget through the engine
 // (poolhooks.SetBudget): the engine reserves size bytes for every object
-// on the fast path that caches it, from its per-thread credit, so the budget
+// on the fast path that caches it, from its P's credit, so the budget
 // costs no atomic there, and gives them back on a Get hit or when trimming
 // releases the object. That is exact because every object in either pool
 // holds exactly size bytes.

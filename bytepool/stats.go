@@ -85,7 +85,7 @@ type ClassStats struct {
 }
 
 // Stats returns the pool's counters, in total and per class. It costs
-// O(classes × threads that used the pool) and allocates the Classes slice.
+// O(classes × Ps that used the pool) and allocates the Classes slice.
 func (p *Pool) Stats() Stats {
 	s := p.state()
 	oversize := s.oversizeGets.Load()
