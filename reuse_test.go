@@ -3,6 +3,7 @@ package pool_test
 import (
 	"runtime"
 	"testing"
+	"weak"
 
 	"github.com/poolkit/pool"
 	"github.com/poolkit/pool/bytepool"
@@ -121,5 +122,32 @@ func TestBytepoolGetAfterOneGC(t *testing.T) {
 	}
 	for _, b := range bufs {
 		p.Put(b)
+	}
+}
+
+// TestCollectedByThirdCycle checks the GC section of the package doc:
+// without MinIdle, an object idle in a P's cache survives the first cycle
+// (it is still reachable by Get) and is collected by the third.
+func TestCollectedByThirdCycle(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var p pool.Pool[*[64]byte]
+	var w weak.Pointer[[64]byte]
+	for p.Stats().Idle == 0 { // under -race, Put drops one object in four
+		o := new([64]byte)
+		w = weak.Make(o)
+		p.Put(o)
+	}
+	for cycle := 1; cycle <= 3; cycle++ {
+		if !pool.GCAndTrim() {
+			t.Fatal("the trimmer did not catch up")
+		}
+		alive := w.Value() != nil
+		if cycle == 1 && !alive {
+			t.Fatalf("collected by cycle 1; want it kept (a Get on its P may still take it)")
+		}
+		if cycle == 3 && alive {
+			t.Fatalf("still alive after cycle 3; the doc says the third cycle collects it")
+		}
+		t.Logf("after cycle %d: alive %v, Stats %+v", cycle, alive, p.Stats())
 	}
 }
