@@ -20,15 +20,19 @@ var registry struct {
 // Register makes p's statistics visible under name to Snapshot and through
 // it to the expvar variable of package poolexpvar and the Prometheus
 // collector of module github.com/poolkit/pool/prometheus. The registry holds
-// p until Unregister. Register panics if name is empty or already
-// registered, with a message beginning "pool.Register:".
+// p until Unregister. Register panics if p is nil or name is empty or
+// already registered, with a message beginning "pool.Register:".
 func Register[T any](name string, p *Pool[T]) {
+	if p == nil {
+		panic("pool.Register: nil *Pool for " + name)
+	}
 	RegisterFunc(name, p.Stats)
 }
 
 // RegisterFunc is Register for any source of Stats, such as a bytepool.Pool
 // or a pool type of your own. stats must be safe to call concurrently and
-// must not block: Snapshot calls it while metrics are scraped.
+// must not block: Snapshot calls it while metrics are scraped. RegisterFunc
+// panics as Register does, and if stats is nil.
 func RegisterFunc(name string, stats func() Stats) {
 	if strings.TrimSpace(name) == "" {
 		panic("pool.Register: empty name")

@@ -32,6 +32,9 @@ func TestRegistry(t *testing.T) {
 		{"duplicate", func() { pool.Register("reg-a", &a) }},
 		{"empty", func() { pool.Register(" ", &a) }},
 		{"nil func", func() { pool.RegisterFunc("reg-nil", nil) }},
+		// An outside test found a nil *Pool accepted here and Snapshot
+		// (and the expvar variable) panicking later, far from the mistake.
+		{"nil pool", func() { pool.Register[int]("reg-nilpool", nil) }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			defer func() {
@@ -42,6 +45,7 @@ func TestRegistry(t *testing.T) {
 			tt.f()
 		})
 	}
+	_ = pool.Snapshot() // refused registrations left nothing behind that panics
 	pool.Unregister("reg-a")
 	pool.Unregister("no-such-pool") // ignored
 	for _, n := range pool.Snapshot() {

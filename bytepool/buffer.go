@@ -89,9 +89,12 @@ func (s *state) newBuffer() *Buffer {
 
 // Free returns b's storage to its Pool and, if b came from GetBuffer, b itself
 // (a Buffer whose storage is of the size new Buffers start with keeps it, so
-// that the next GetBuffer takes both at once). Neither b nor any slice
-// returned by b.Bytes or b.AvailableBuffer may be used afterwards. Free
-// panics if b was already freed (and not handed out again).
+// that the next GetBuffer takes both at once). Neither b (if it came from
+// GetBuffer) nor any slice returned by b.Bytes or b.AvailableBuffer may be
+// used afterwards. Free panics if b came from GetBuffer and was already
+// freed (and not handed out again). A Buffer of your own (the zero value)
+// is empty after Free and may be used again; freeing it again returns
+// nothing.
 func (b *Buffer) Free() {
 	if b.freed {
 		panic("bytepool.Buffer.Free: Buffer freed twice")

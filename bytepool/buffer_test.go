@@ -202,6 +202,14 @@ func TestBufferZeroValue(t *testing.T) {
 	}
 	b.Free()
 	b.Free() // not from GetBuffer: Free only returns storage, and may repeat
+	if b.Len() != 0 || b.Cap() != 0 {
+		t.Errorf("zero Buffer after Free: Len %d, Cap %d; want empty", b.Len(), b.Cap())
+	}
+	b.WriteString("again") // and the Buffer is usable again, as Free's doc says
+	if got := b.String(); got != "again" {
+		t.Errorf("String() after Free and a write = %q; want %q", got, "again")
+	}
+	b.Free()
 	var nilBuf *bytepool.Buffer
 	if got := nilBuf.String(); got != "<nil>" {
 		t.Errorf("nil Buffer String() = %q; want <nil>", got)

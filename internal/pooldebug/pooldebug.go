@@ -64,6 +64,14 @@ func Parse(text string) (*Settings, error) {
 			continue
 		}
 		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "doubleput", "poison", "leak":
+		default:
+			if firstErr == nil {
+				firstErr = fmt.Errorf("unknown setting %q (known: doubleput, poison, leak)", k)
+			}
+			continue
+		}
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
 			if firstErr == nil {
@@ -78,10 +86,6 @@ func Parse(text string) (*Settings, error) {
 			s.Poison = n != 0
 		case "leak":
 			s.Leak = n
-		default:
-			if firstErr == nil {
-				firstErr = fmt.Errorf("unknown setting %q (known: doubleput, poison, leak)", k)
-			}
 		}
 	}
 	return s, firstErr

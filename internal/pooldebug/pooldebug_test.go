@@ -18,6 +18,10 @@ func TestParse(t *testing.T) {
 		{"leak=-1", Settings{}, "want leak=N"},
 		{"leak=x,doubleput=1", Settings{DoublePut: true}, "want leak=N"},
 		{"bogus=1", Settings{}, "unknown setting"},
+		// A key without a value is named as unknown if it is (an outside
+		// test got "want bogus=N", as if bogus were a setting).
+		{"bogus", Settings{}, `unknown setting "bogus"`},
+		{"doubleput", Settings{}, "want doubleput=N"},
 	} {
 		got, err := Parse(tt.in)
 		got.raw = ""
