@@ -809,7 +809,7 @@ func (prog *program) findStore(li *lineInfo) {
 					}
 					return !mentions
 				})
-				if mentions && li.returned == 0 {
+				if mentions && mayShare(info, r) && li.returned == 0 {
 					li.returned = fset.Position(s.Pos()).Line
 				}
 			}
@@ -859,4 +859,21 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// mayShare reports whether the returned expression r, which mentions the
+// object, may hand out the object or memory of it: not a number or a bool,
+// and not the error of a call (return zw.Close()).
+func mayShare(info *types.Info, r ast.Expr) bool {
+	t := info.TypeOf(r)
+	if t == nil {
+		return true
+	}
+	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsString == 0 {
+		return false
+	}
+	if _, ok := ast.Unparen(r).(*ast.CallExpr); ok && types.Identical(t, types.Universe.Lookup("error").Type()) {
+		return false
+	}
+	return true
 }
