@@ -30,11 +30,13 @@ const WhichPoolUnsettled = "but which pool is " + NeedsMoreTime
 // Compare for better, worse and the margins). The verdict is:
 //
 //   - "don't pool" when no pooled strategy beats alloc (GateMargin);
-//   - otherwise "pool it" with the project's pool: the first strategy of
-//     Project that beats alloc, replaced by a later one of Project that
-//     beats it, unless a strategy not built on this project's pools beats
-//     that one by SwitchMargin (at SwitchConfidence): then that strategy,
-//     with what it gives up;
+//   - otherwise pooling pays, and it is "pool it" with the project's pool:
+//     the first strategy of Project that is not worse than alloc (it need
+//     not beat alloc by the margin itself: that some pool does is what
+//     says pooling pays), replaced by a later one of Project that beats
+//     it, unless a strategy not built on this project's pools beats that
+//     one by SwitchMargin (at SwitchConfidence): then that strategy, with
+//     what it gives up;
 //   - "inconclusive: needs more time (-time/-count)" when a comparison it
 //     needs could not be resolved (its interval contains 1 and is wider
 //     than ±5%).
@@ -162,7 +164,6 @@ func Decide(r *Result) Verdict {
 	// Gate: does any pooled strategy beat alloc?
 	var winners []*Strategy
 	var gatePending []Comparison
-	unsettled := map[*Strategy][]Comparison{} // project pools not yet known to pay
 	if alloc == nil {
 		winners = pooled // alloc filtered out: compare the pools only
 	} else {
@@ -172,9 +173,6 @@ func Decide(r *Result) Verdict {
 				winners = append(winners, p)
 			case unknown:
 				gatePending = append(gatePending, pend...)
-				if p.Project {
-					unsettled[p] = pend
-				}
 			}
 		}
 	}
@@ -185,12 +183,21 @@ func Decide(r *Result) Verdict {
 		return dontPool(r, gate, alloc, pooled)
 	}
 
-	// The project's pool: the first of Project that pays, or a later one
-	// that pays and beats it.
+	// The project's pool: the first of Project that is not worse than
+	// alloc, or a later one that beats it. Whether a project pool itself
+	// clears the gate margin does not decide it: a pool that sits near the
+	// margin would come and go from run to run (tinystruct did), while
+	// "pooling pays" rests on the best pool's comparison.
 	var rec *Strategy
 	var pending []Comparison
+	unsettled := map[*Strategy][]Comparison{} // project pools not yet known not to be worse than alloc
 	for _, p := range project {
-		if !slices.Contains(winners, p) {
+		ok, pend := gate.notWorse(p, alloc)
+		if len(pend) > 0 {
+			unsettled[p] = pend
+			continue
+		}
+		if !ok {
 			continue
 		}
 		if rec == nil {
@@ -235,7 +242,36 @@ func Decide(r *Result) Verdict {
 		}
 		pending = append(pending, pend...)
 	}
-	return poolIt(r, j, gate, alloc, rec, best, pending, projectUnsettled)
+	// The pool whose comparison with alloc says pooling pays, when the
+	// recommended one does not beat alloc by the margin itself.
+	var payer *Strategy
+	if !slices.Contains(winners, best) {
+		for _, w := range winners {
+			if payer == nil || gate.compare(w, alloc, r.Metric, GateMargin).Factor > gate.compare(payer, alloc, r.Metric, GateMargin).Factor {
+				payer = w
+			}
+		}
+	}
+	return poolIt(r, j, gate, alloc, rec, best, payer, pending, projectUnsettled)
+}
+
+// notWorse says whether a is not worse than b (by the margin) on any of
+// j's units: no when it is worse on one; pending are the comparisons that
+// could still show it worse.
+func (j *judge) notWorse(a, b *Strategy) (ok bool, pending []Comparison) {
+	if b == nil {
+		return true, nil
+	}
+	for _, u := range j.units {
+		c := j.compare(a, b, u, GateMargin)
+		if c.Outcome == Worse {
+			return false, nil
+		}
+		if c.Outcome == Unknown && c.canBeWorse() {
+			pending = append(pending, c)
+		}
+	}
+	return len(pending) == 0, pending
 }
 
 func hasUnits(s *Strategy, units []string) bool {
@@ -275,8 +311,9 @@ func dontPool(r *Result, j *judge, alloc *Strategy, pooled []*Strategy) Verdict 
 }
 
 // poolIt is the verdict "pool it" with best; rec is the project's pool
-// that pays (nil if none does, or projectUnsettled: not known yet).
-func poolIt(r *Result, j, gate *judge, alloc, rec, best *Strategy, pending []Comparison, projectUnsettled bool) Verdict {
+// (nil if none is eligible, or projectUnsettled: not known yet); payer, if
+// not nil, is the pool that beats alloc when best does not by the margin.
+func poolIt(r *Result, j, gate *judge, alloc, rec, best, payer *Strategy, pending []Comparison, projectUnsettled bool) Verdict {
 	v := Verdict{Action: ActPool, Winner: best.Name, Significant: true, Pending: pending}
 	if projectUnsettled {
 		// Pooling pays, but whether the project's pool does is open: no
@@ -307,10 +344,15 @@ func poolIt(r *Result, j, gate *judge, alloc, rec, best *Strategy, pending []Com
 	if len(parts) > 0 {
 		text += ": " + strings.Join(parts, ", ")
 	}
+	if payer != nil && alloc != nil {
+		c := j.compare(payer, alloc, r.Metric, GateMargin)
+		v.Basis = append(v.Basis, c)
+		text += fmt.Sprintf("; pooling pays here (%s: %s), and %s is not worse than alloc", payer.Name, describe(r, c), best.Name)
+	}
 	switch {
 	case rec == nil && len(r.Project) > 0:
 		if !projectUnsettled {
-			text += fmt.Sprintf("; the project's pool (%s) does not beat alloc here", strings.Join(r.Project, ", "))
+			text += fmt.Sprintf("; the project's pool (%s) is worse than alloc here", strings.Join(r.Project, ", "))
 		}
 		if best.GivesUp != "" {
 			text += "; " + best.Name + " gives up " + best.GivesUp
