@@ -19,7 +19,7 @@ const (
 const NeedsMoreTime = "inconclusive: needs more time (-time/-count)"
 
 // WhichPoolUnsettled says that pooling pays but the runs could not tell
-// whether the project's pool does, so no pool is recommended.
+// whether the project's pool is worse than alloc, so no pool is recommended.
 const WhichPoolUnsettled = "but which pool is " + NeedsMoreTime
 
 // A Verdict says what to do about a workload: pool it (and with which
@@ -44,7 +44,7 @@ type Verdict struct {
 	Action string `json:"action"` // ActPool, ActDontPool or ActInconclusive
 	// Winner is the strategy to use: a pooled one for ActPool, "alloc"
 	// for ActDontPool; "" when inconclusive, or when pooling pays but
-	// whether the project's pool does is not settled.
+	// whether the project's pool is worse than alloc is not settled.
 	Winner string `json:"winner"`
 	// Significant is true when the action rests on comparisons whose
 	// confidence intervals exclude "no difference" (or bound it within
@@ -316,7 +316,7 @@ func dontPool(r *Result, j *judge, alloc *Strategy, pooled []*Strategy) Verdict 
 func poolIt(r *Result, j, gate *judge, alloc, rec, best, payer *Strategy, pending []Comparison, projectUnsettled bool) Verdict {
 	v := Verdict{Action: ActPool, Winner: best.Name, Significant: true, Pending: pending}
 	if projectUnsettled {
-		// Pooling pays, but whether the project's pool does is open: no
+		// Pooling pays, but whether the project's pool is worse than alloc is open: no
 		// strategy is recommended yet.
 		v.Winner = ""
 	}
