@@ -137,7 +137,7 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 					out = append(out, handOff{x, "the receiver of the channel send", "the receiver of this channel send"})
 				}
 			case *ssa.Store:
-				if !alias(x.Val) || alias(x.Addr) {
+				if !(alias(x.Val) || appendsAlias(x.Val, alias)) || alias(x.Addr) {
 					continue
 				}
 				loc, ok := longLived(x.Addr)
@@ -170,6 +170,41 @@ func (c *checker) goHandsOff(com *ssa.CallCommon, alias func(ssa.Value) bool) bo
 		}
 	}
 	return true
+}
+
+// appendsAlias reports whether v is the result of an append whose new
+// elements include an alias of the object (list = append(list, x)): the
+// slice v then holds the object. append(list, x...) copies x's elements
+// and is not one.
+func appendsAlias(v ssa.Value, alias func(ssa.Value) bool) bool {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "append" || len(call.Call.Args) < 2 {
+		return false
+	}
+	// The new elements are stored into a fresh array, sliced.
+	sl, ok := call.Call.Args[1].(*ssa.Slice)
+	if !ok {
+		return false
+	}
+	arr, ok := sl.X.(*ssa.Alloc)
+	if !ok || arr.Referrers() == nil {
+		return false
+	}
+	for _, r := range *arr.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok || ia.Referrers() == nil {
+			continue
+		}
+		for _, rr := range *ia.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia && alias(st.Val) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // longLived describes the location at addr if it is memory that outlives

@@ -299,6 +299,25 @@ func storeGlobalBeforePut() {
 	recPool.Put(r) // want `r is put back into the pool while package-level lastRecord, where it was stored at line \d+ may still use it`
 }
 
+// Appended to a package-level slice and then put back (an outside test
+// found this form missed while lastRecord = r was reported).
+var allRecords []*record
+
+func appendGlobalBeforePut() {
+	r := recPool.Get().(*record)
+	allRecords = append(allRecords, r)
+	recPool.Put(r) // want `r is put back into the pool while package-level allRecords, where it was stored at line \d+ may still use it`
+}
+
+// The elements of a slice appended with ... are copied: not retained.
+var allBytes []byte
+
+func appendBytesBeforePut() {
+	b := slicePool.Get().(*[]byte)
+	allBytes = append(allBytes, (*b)...)
+	slicePool.Put(b)
+}
+
 type conn struct {
 	cur  *record
 	keep *record
