@@ -252,7 +252,20 @@ func Decide(r *Result) Verdict {
 			}
 		}
 	}
-	return poolIt(r, j, gate, alloc, rec, best, payer, pending, projectUnsettled)
+	// The fastest challenger that did not win, for the text.
+	var faster *Strategy
+	if best == rec && rec != nil {
+		top := 1.0
+		for _, s := range winners {
+			if s == rec || s.Project {
+				continue
+			}
+			if c := j.compare(s, rec, r.Metric, SwitchMargin); c.Factor > top {
+				faster, top = s, c.Factor
+			}
+		}
+	}
+	return poolIt(r, j, gate, alloc, rec, best, payer, faster, pending, projectUnsettled)
 }
 
 // notWorse says whether a is not worse than b (by the margin) on any of
@@ -312,8 +325,10 @@ func dontPool(r *Result, j *judge, alloc *Strategy, pooled []*Strategy) Verdict 
 
 // poolIt is the verdict "pool it" with best; rec is the project's pool
 // (nil if none is eligible, or projectUnsettled: not known yet); payer, if
-// not nil, is the pool that beats alloc when best does not by the margin.
-func poolIt(r *Result, j, gate *judge, alloc, rec, best, payer *Strategy, pending []Comparison, projectUnsettled bool) Verdict {
+// not nil, is the pool that beats alloc when best does not by the margin;
+// faster, if not nil, a strategy faster than rec by less than the switch
+// margin.
+func poolIt(r *Result, j, gate *judge, alloc, rec, best, payer, faster *Strategy, pending []Comparison, projectUnsettled bool) Verdict {
 	v := Verdict{Action: ActPool, Winner: best.Name, Significant: true, Pending: pending}
 	if projectUnsettled {
 		// Pooling pays, but whether the project's pool is worse than alloc is open: no
@@ -348,6 +363,19 @@ func poolIt(r *Result, j, gate *judge, alloc, rec, best, payer *Strategy, pendin
 		c := j.compare(payer, alloc, r.Metric, GateMargin)
 		v.Basis = append(v.Basis, c)
 		text += fmt.Sprintf("; pooling pays here (%s: %s), and %s is not worse than alloc", payer.Name, describe(r, c), best.Name)
+	}
+	if faster != nil {
+		c := j.compare(faster, rec, r.Metric, SwitchMargin)
+		v.Basis = append(v.Basis, c)
+		word := "better on " + c.Unit
+		if c.Unit == "ns/op" {
+			word = "faster"
+		}
+		text += fmt.Sprintf("; %s is %s %s than %s (%s vs %s), less than the %.0f%% it would take to recommend it instead",
+			faster.Name, times(c.Factor), word, rec.Name, formatMedian(c.Unit, faster.Stat(c.Unit).Median), formatMedian(c.Unit, rec.Stat(c.Unit).Median), (SwitchMargin-1)*100)
+		if faster.GivesUp != "" {
+			text += " (it gives up " + faster.GivesUp + ")"
+		}
 	}
 	switch {
 	case rec == nil && len(r.Project) > 0:
