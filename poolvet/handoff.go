@@ -41,8 +41,8 @@ func (c *checker) checkHandOffs(fn *ssa.Function, puts []putSite) {
 		for _, h := range hs {
 			if c.putFollows(t, h.instr, p) {
 				c.report(checkUseAfterPut, p.instr.Pos(), nil,
-					"%s is put back into the pool while %s at line %d may still use it: nothing (a WaitGroup, a channel receive, a lock) orders that use before the Put, so the next Get can hand the object to another user mid-use",
-					c.objName(p), h.what, c.line(h.instr.Pos()))
+					"%s is put back into the pool while %s at line %d%s may still use it: nothing (a WaitGroup, a channel receive, a lock) orders that use before the Put, so the next Get can hand the object to another user mid-use",
+					c.objName(p), h.what, c.line(h.instr.Pos()), closeParen(h.what))
 				break
 			}
 		}
@@ -144,7 +144,7 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 				if !ok || clearedElsewhere(fn, x, loc, alias) {
 					continue
 				}
-				out = append(out, handOff{x, loc + ", where it was stored", loc + ", which outlives the call"})
+				out = append(out, handOff{x, loc + " (stored there", loc + ", which outlives the call"})
 			}
 		}
 	}
@@ -170,6 +170,15 @@ func (c *checker) goHandsOff(com *ssa.CallCommon, alias func(ssa.Value) bool) bo
 		}
 	}
 	return true
+}
+
+// closeParen returns ")" if what opens a parenthesis, for the message
+// "package-level x (stored there at line 12) may still use it".
+func closeParen(what string) string {
+	if strings.Count(what, "(") > strings.Count(what, ")") {
+		return ")"
+	}
+	return ""
 }
 
 // appendsAlias reports whether v is the result of an append whose new

@@ -296,7 +296,7 @@ var lastRecord *record
 func storeGlobalBeforePut() {
 	r := recPool.Get().(*record)
 	lastRecord = r
-	recPool.Put(r) // want `r is put back into the pool while package-level lastRecord, where it was stored at line \d+ may still use it`
+	recPool.Put(r) // want `r is put back into the pool while package-level lastRecord \(stored there at line \d+\) may still use it`
 }
 
 // Appended to a package-level slice and then put back (an outside test
@@ -306,7 +306,7 @@ var allRecords []*record
 func appendGlobalBeforePut() {
 	r := recPool.Get().(*record)
 	allRecords = append(allRecords, r)
-	recPool.Put(r) // want `r is put back into the pool while package-level allRecords, where it was stored at line \d+ may still use it`
+	recPool.Put(r) // want `r is put back into the pool while package-level allRecords \(stored there at line \d+\) may still use it`
 }
 
 // The elements of a slice appended with ... are copied: not retained.
@@ -327,7 +327,7 @@ type conn struct {
 func (c *conn) storeFieldBeforePut() {
 	r := recPool.Get().(*record)
 	c.keep = r
-	recPool.Put(r) // want `r is put back into the pool while c.keep, where it was stored at line \d+ may still use it`
+	recPool.Put(r) // want `r is put back into the pool while c.keep \(stored there at line \d+\) may still use it`
 }
 
 // Parked in a field of the receiver and cleared before the Put: fine.
@@ -352,7 +352,7 @@ var onClose func()
 func closureOutlives() {
 	r := recPool.Get().(*record)
 	onClose = func() { consume(r) }
-	recPool.Put(r) // want `r is put back into the pool while package-level onClose, where it was stored at line \d+ may still use it`
+	recPool.Put(r) // want `r is put back into the pool while package-level onClose \(stored there at line \d+\) may still use it`
 }
 
 // A closure handed to an unknown function: unsure, silent.
