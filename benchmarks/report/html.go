@@ -395,9 +395,9 @@ until every comparison its verdict needs was settled, at most {{.Count}} runs or
 <p class="meta">A strategy beats another when it is better on one of the workload's units and worse on none; better means the
 {{printf "%.0f" 95.0}}% confidence interval of their ratio (Hodges–Lehmann, from all pairs of runs) excludes 1 and the estimate is at least
 5% (pooling against alloc), or at 99% confidence by at least 20% (another strategy against the project's pool).
-"pool it": some pooled strategy beats alloc; the project's pool is recommended if it is not worse than alloc, unless another strategy beats it.
+"pool it": some pooled strategy beats alloc; the project's pool is recommended unless it is shown worse than alloc or another strategy beats it.
 "don't pool": no pooled strategy beats alloc. "some comparisons inconclusive": a challenger of the recommended pool could not be ruled
-out in the time given; "which pool is inconclusive": pooling pays, but whether the project's pool is worse than alloc was not settled.</p>
+out in the time given.</p>
 
 <h2 id="columns">Columns</h2>
 <dl class="legend">{{range .Legend}}<dt>{{index . 0}}</dt><dd>{{index . 1}}</dd>{{end}}</dl>

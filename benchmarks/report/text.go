@@ -37,7 +37,7 @@ var Rules = []string{
 	"a strategy beats another when it is better on one of the workload's units and worse on none;",
 	"better: the 95% interval of their ratio excludes 1 and the estimate is at least 5% (pooled vs alloc),",
 	"or the 99% interval does and the estimate is at least 20% (another strategy vs the project's pool).",
-	"pool it: X          some pool beats alloc; X is the project's pool (if it is not worse than alloc) unless another beats it (then what it gives up)",
+	"pool it: X          some pool beats alloc; X is the project's pool unless it is shown worse than alloc or another beats it (then what it gives up)",
 	"don't pool          no pooled strategy beats alloc",
 	"inconclusive        the runs could not settle a comparison the verdict needs (-time/-count for more)",
 }
@@ -112,9 +112,6 @@ func WriteSummary(w io.Writer, rep *Report) {
 func Short(r *Result) string {
 	switch r.Verdict.Action {
 	case ActPool:
-		if r.Verdict.Winner == "" {
-			return ActPool + ", " + WhichPoolUnsettled
-		}
 		s := ActPool + ": " + r.Verdict.Winner
 		if !r.Verdict.Resolved() {
 			s += " (some comparisons inconclusive)"

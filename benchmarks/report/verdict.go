@@ -18,10 +18,6 @@ const (
 // NeedsMoreTime is how a verdict that its runs could not settle begins.
 const NeedsMoreTime = "inconclusive: needs more time (-time/-count)"
 
-// WhichPoolUnsettled says that pooling pays but the runs could not tell
-// whether the project's pool is worse than alloc, so no pool is recommended.
-const WhichPoolUnsettled = "but which pool is " + NeedsMoreTime
-
 // A Verdict says what to do about a workload: pool it (and with which
 // strategy), don't pool, or that the runs could not tell.
 //
@@ -190,14 +186,8 @@ func Decide(r *Result) Verdict {
 	// "pooling pays" rests on the best pool's comparison.
 	var rec *Strategy
 	var pending []Comparison
-	unsettled := map[*Strategy][]Comparison{} // project pools not yet known not to be worse than alloc
 	for _, p := range project {
-		ok, pend := gate.notWorse(p, alloc)
-		if len(pend) > 0 {
-			unsettled[p] = pend
-			continue
-		}
-		if !ok {
+		if !gate.notWorse(p, alloc) {
 			continue
 		}
 		if rec == nil {
@@ -209,23 +199,6 @@ func Decide(r *Result) Verdict {
 			rec = p
 		}
 		pending = append(pending, pend...)
-	}
-	// Whether a project pool pays is still open. If it comes before rec
-	// in Project (or no project pool pays yet), it would be recommended if
-	// it did: no pool can be recommended yet. If it comes after rec, it
-	// is one more challenger of rec, pending only if it could beat rec.
-	projectUnsettled := false
-	for i, p := range project {
-		pend, ok := unsettled[p]
-		if !ok {
-			continue
-		}
-		if rec == nil || i < slices.Index(project, rec) {
-			pending = append(pending, pend...)
-			projectUnsettled = true
-		} else if ans, _ := j.beats(p, rec, SwitchMargin); ans != no {
-			pending = append(pending, pend...)
-		}
 	}
 	best := rec
 	for _, s := range winners {
@@ -265,26 +238,25 @@ func Decide(r *Result) Verdict {
 			}
 		}
 	}
-	return poolIt(r, j, gate, alloc, rec, best, payer, faster, pending, projectUnsettled)
+	return poolIt(r, j, gate, alloc, rec, best, payer, faster, pending)
 }
 
-// notWorse says whether a is not worse than b (by the margin) on any of
-// j's units: no when it is worse on one; pending are the comparisons that
-// could still show it worse.
-func (j *judge) notWorse(a, b *Strategy) (ok bool, pending []Comparison) {
+// notWorse says whether a is not shown worse than b (by the margin, at
+// the comparisons' confidence) on any of j's units. The project's pool is
+// the default: dropping it takes evidence, as switching to another
+// strategy does, so an interval too wide to tell leaves it in place
+// rather than making the verdict wait (on a noisy machine tinystruct's
+// pool.Pool, within 3% of alloc, kept its verdict "inconclusive").
+func (j *judge) notWorse(a, b *Strategy) bool {
 	if b == nil {
-		return true, nil
+		return true
 	}
 	for _, u := range j.units {
-		c := j.compare(a, b, u, GateMargin)
-		if c.Outcome == Worse {
-			return false, nil
-		}
-		if c.Outcome == Unknown && c.canBeWorse() {
-			pending = append(pending, c)
+		if c := j.compare(a, b, u, GateMargin); c.Outcome == Worse {
+			return false
 		}
 	}
-	return len(pending) == 0, pending
+	return true
 }
 
 func hasUnits(s *Strategy, units []string) bool {
@@ -324,17 +296,12 @@ func dontPool(r *Result, j *judge, alloc *Strategy, pooled []*Strategy) Verdict 
 }
 
 // poolIt is the verdict "pool it" with best; rec is the project's pool
-// (nil if none is eligible, or projectUnsettled: not known yet); payer, if
+// (nil if none is eligible: every one is worse than alloc); payer, if
 // not nil, is the pool that beats alloc when best does not by the margin;
 // faster, if not nil, a strategy faster than rec by less than the switch
 // margin.
-func poolIt(r *Result, j, gate *judge, alloc, rec, best, payer, faster *Strategy, pending []Comparison, projectUnsettled bool) Verdict {
+func poolIt(r *Result, j, gate *judge, alloc, rec, best, payer, faster *Strategy, pending []Comparison) Verdict {
 	v := Verdict{Action: ActPool, Winner: best.Name, Significant: true, Pending: pending}
-	if projectUnsettled {
-		// Pooling pays, but whether the project's pool is worse than alloc is open: no
-		// strategy is recommended yet.
-		v.Winner = ""
-	}
 	var parts []string
 	if alloc != nil {
 		for _, u := range gate.units {
@@ -349,11 +316,8 @@ func poolIt(r *Result, j, gate *judge, alloc, rec, best, payer, faster *Strategy
 		parts = append(parts, describe(r, c))
 	}
 	text := fmt.Sprintf("%s: %s (%s)", ActPool, best.Name, best.Doc)
-	if projectUnsettled {
-		text = fmt.Sprintf("%s, %s; %s (%s) pays", ActPool, WhichPoolUnsettled, best.Name, best.Doc)
-	}
 	v.Why = strings.Join(parts, ", ")
-	if projectUnsettled || best != rec {
+	if best != rec {
 		v.Why = best.Name + ": " + v.Why
 	}
 	if len(parts) > 0 {
@@ -362,7 +326,7 @@ func poolIt(r *Result, j, gate *judge, alloc, rec, best, payer, faster *Strategy
 	if payer != nil && alloc != nil {
 		c := j.compare(payer, alloc, r.Metric, GateMargin)
 		v.Basis = append(v.Basis, c)
-		text += fmt.Sprintf("; pooling pays here (%s: %s), and %s is not worse than alloc", payer.Name, describe(r, c), best.Name)
+		text += fmt.Sprintf("; pooling pays here (%s: %s), and %s is not shown worse than alloc", payer.Name, describe(r, c), best.Name)
 	}
 	if faster != nil {
 		c := j.compare(faster, rec, r.Metric, SwitchMargin)
@@ -379,9 +343,7 @@ func poolIt(r *Result, j, gate *judge, alloc, rec, best, payer, faster *Strategy
 	}
 	switch {
 	case rec == nil && len(r.Project) > 0:
-		if !projectUnsettled {
-			text += fmt.Sprintf("; the project's pool (%s) is worse than alloc here", strings.Join(r.Project, ", "))
-		}
+		text += fmt.Sprintf("; the project's pool (%s) is worse than alloc here", strings.Join(r.Project, ", "))
 		if best.GivesUp != "" {
 			text += "; " + best.Name + " gives up " + best.GivesUp
 		}
