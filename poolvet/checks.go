@@ -114,9 +114,12 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 			continue
 		}
 		t.walk(p.instr, func(instr ssa.Instruction, path *path) action {
-			if ret, ok := instr.(*ssa.Return); ok && !p.field {
+			// The return of the recover block runs only if a deferred
+			// call recovers a panic; it reads the result slots whatever
+			// path set them, so it is no evidence of a normal return.
+			if ret, ok := instr.(*ssa.Return); ok && !p.field && ret.Block() != fn.Recover {
 				for _, r := range ret.Results {
-					if t.class(path, r) != notAlias {
+					if t.class(path, storedResult(r)) != notAlias {
 						c.report(checkUseAfterPut, c.posOf(instr, p.instr), nil,
 							"returned value shares memory with %s, which the deferred Put at line %d gives back to the pool: the caller may see it overwritten; return a copy",
 							c.objName(p), c.line(p.instr.Pos()))
@@ -148,6 +151,36 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 // errorReturn reports whether instr returns a non-nil error as its last
 // result: the other results, such as a buffer already given back, are
 // not for the caller to use (kafka-go's compressRecordBatch).
+// storedResult returns, for a result a function with defers loads from
+// its result slot (return x stores x in a local, runs the defers, then
+// loads it back), the value stored into the slot earlier in the same
+// block: the slot holds what every return stores, so its load alone would
+// take the error path's nil for the buffer another path returns. Other
+// results are returned as they are.
+func storedResult(r ssa.Value) ssa.Value {
+	load, ok := r.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return r
+	}
+	slot, ok := load.X.(*ssa.Alloc)
+	if !ok || slot.Heap {
+		return r
+	}
+	var v ssa.Value
+	for _, instr := range load.Block().Instrs {
+		if instr == load {
+			break
+		}
+		if st, ok := instr.(*ssa.Store); ok && st.Addr == slot {
+			v = st.Val
+		}
+	}
+	if v == nil {
+		return r
+	}
+	return v
+}
+
 func errorReturn(instr ssa.Instruction) bool {
 	ret, ok := instr.(*ssa.Return)
 	if !ok || len(ret.Results) == 0 {
