@@ -256,6 +256,10 @@ func RunBench(dir, pattern, pkg string, extra ...string) (run *Run, err error) {
 		return nil, fmt.Errorf("pooladvise: no benchmark in %s matches %q", pkg, pattern)
 	}
 
+	godebug := "gctrace=1"
+	if v := os.Getenv("GODEBUG"); v != "" {
+		godebug = v + "," + godebug
+	}
 	run = &Run{GCByBench: map[string]float64{}}
 	var profs []*profile.Profile
 	for i, name := range names {
@@ -267,10 +271,6 @@ func RunBench(dir, pattern, pkg string, extra ...string) (run *Run, err error) {
 		args := append([]string{"-test.run", "^$", "-test.bench", p, "-test.benchmem", "-test.memprofile", path}, testArgs...)
 		cmd := exec.Command(bin, args...)
 		cmd.Dir = pkgDir
-		godebug := "gctrace=1"
-		if v := os.Getenv("GODEBUG"); v != "" {
-			godebug = v + "," + godebug
-		}
 		cmd.Env = append(os.Environ(), "GODEBUG="+godebug)
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr

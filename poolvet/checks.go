@@ -114,10 +114,7 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 			continue
 		}
 		t.walk(p.instr, func(instr ssa.Instruction, path *path) action {
-			// The return of the recover block runs only if a deferred
-			// call recovers a panic; it reads the result slots whatever
-			// path set them, so it is no evidence of a normal return.
-			if ret, ok := instr.(*ssa.Return); ok && !p.field && ret.Block() != fn.Recover {
+			if ret, ok := instr.(*ssa.Return); ok && !p.field {
 				for _, r := range ret.Results {
 					if t.class(path, storedResult(r)) != notAlias {
 						c.report(checkUseAfterPut, c.posOf(instr, p.instr), nil,

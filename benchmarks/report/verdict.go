@@ -39,8 +39,7 @@ const NeedsMoreTime = "inconclusive: needs more time (-time/-count)"
 type Verdict struct {
 	Action string `json:"action"` // ActPool, ActDontPool or ActInconclusive
 	// Winner is the strategy to use: a pooled one for ActPool, "alloc"
-	// for ActDontPool; "" when inconclusive, or when pooling pays but
-	// whether the project's pool is worse than alloc is not settled.
+	// for ActDontPool; "" when inconclusive.
 	Winner string `json:"winner"`
 	// Significant is true when the action rests on comparisons whose
 	// confidence intervals exclude "no difference" (or bound it within
@@ -233,7 +232,8 @@ func Decide(r *Result) Verdict {
 			if s == rec || s.Project {
 				continue
 			}
-			if c := j.compare(s, rec, r.Metric, SwitchMargin); c.Factor > top {
+			// Ratios only: the text says "1.13x faster".
+			if c := j.compare(s, rec, r.Metric, SwitchMargin); !c.Diff && c.Factor > top {
 				faster, top = s, c.Factor
 			}
 		}
