@@ -140,6 +140,9 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 				if !(alias(x.Val) || appendsAlias(x.Val, alias)) || alias(x.Addr) {
 					continue
 				}
+				if t.key.cell && x.Addr == t.key.v {
+					continue // the object's own variable
+				}
 				loc, ok := longLived(x.Addr)
 				if !ok || clearedElsewhere(fn, x, loc, alias) {
 					continue
@@ -217,14 +220,19 @@ func appendsAlias(v ssa.Value, alias func(ssa.Value) bool) bool {
 }
 
 // longLived describes the location at addr if it is memory that outlives
-// the call: a package-level variable, or a field reached from one or from
-// the receiver.
+// the call: a package-level variable, a variable captured from the
+// enclosing function, or a field reached from one or from the receiver.
 func longLived(addr ssa.Value) (string, bool) {
 	var fields []string
 	for i := 0; i < 8; i++ {
 		switch a := addr.(type) {
 		case *ssa.Global:
 			return describeLoc("package-level "+a.Name(), fields), true
+		case *ssa.FreeVar:
+			// A variable of the enclosing function, captured by this
+			// closure: the enclosing function reads it after the call
+			// (valyala/fasthttp#955).
+			return describeLoc("captured variable "+a.Name(), fields), true
 		case *ssa.Parameter:
 			// Only the receiver: a field of another parameter is often
 			// configuration of a synchronous call (cmd.Stdout = buf).

@@ -424,3 +424,45 @@ func readLeaksBuffer(fill func(*bytes.Buffer) error) ([]byte, error) {
 	}
 	return buf.Bytes(), nil // want `returned value shares memory with buf, which the deferred Put at line \d+ gives back to the pool`
 }
+
+// A closure with a deferred Put stores an alias into a variable of the
+// enclosing function, which reads it after the closure returned
+// (valyala/fasthttp#955).
+func capturedAlias(retry func(func() error) error) []byte {
+	var body []byte
+	_ = retry(func() error {
+		buf := bufPool.Get().(*bytes.Buffer)
+		buf.Reset()
+		defer bufPool.Put(buf)
+		buf.WriteString("x")
+		body = buf.Bytes() // want `handed to captured variable body, which outlives the call here, but the deferred Put`
+		return nil
+	})
+	return body
+}
+
+// A copy into the captured variable is fine.
+func capturedCopy(retry func(func() error) error) []byte {
+	var body []byte
+	_ = retry(func() error {
+		buf := bufPool.Get().(*bytes.Buffer)
+		buf.Reset()
+		defer bufPool.Put(buf)
+		buf.WriteString("x")
+		body = append([]byte(nil), buf.Bytes()...)
+		return nil
+	})
+	return body
+}
+
+// The pooled object's own variable is captured: storing into it is not a
+// hand-off.
+func capturedOwnVariable() {
+	var buf *bytes.Buffer
+	func() {
+		buf = bufPool.Get().(*bytes.Buffer)
+		buf.Reset()
+		defer bufPool.Put(buf)
+		buf.WriteString("x")
+	}()
+}
