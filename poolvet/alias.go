@@ -92,7 +92,7 @@ func (c *checker) aliasesOf(fn *ssa.Function, key objKey, may bool) map[ssa.Valu
 					add(x)
 				}
 			case *ssa.Call:
-				if c.aliasingCall(&x.Call, v) {
+				if c.aliasingCall(&x.Call, v) || keepsArg(&x.Call, v) {
 					add(x)
 				}
 			case *ssa.Store:
@@ -235,6 +235,59 @@ func (c *checker) aliasingCall(com *ssa.CallCommon, v ssa.Value) bool {
 		return false
 	}
 	return aliasingCalls[obj.Pkg().Path()+"."+recvName(obj)+"."+obj.Name()]
+}
+
+// keeping lists, for standard-library functions whose result keeps a
+// reference to some of their arguments, the indexes of those arguments
+// (receiver first): a request built over a pooled body, a reader wrapping
+// a pooled buffer.
+var keeping = map[string][]int{
+	"net/http.NewRequest":            {2},
+	"net/http.NewRequestWithContext": {0, 3},
+	"net/http.Request.WithContext":   {0, 1},
+	"net/http.Request.Clone":         {0, 1},
+	"net/http.ReadResponse":          {0},
+	"net/http.ReadRequest":           {0},
+	"bufio.NewReader":                {0},
+	"bufio.NewReaderSize":            {0},
+	"bufio.NewWriter":                {0},
+	"bufio.NewWriterSize":            {0},
+	"bufio.NewReadWriter":            {0, 1},
+	"bytes.NewReader":                {0},
+	"bytes.NewBuffer":                {0},
+	"io.LimitReader":                 {0},
+	"io.TeeReader":                   {0, 1},
+	"io.NopCloser":                   {0},
+	"io.NewSectionReader":            {0},
+	"compress/gzip.NewReader":        {0},
+	"compress/gzip.NewWriter":        {0},
+	"compress/gzip.NewWriterLevel":   {0},
+	"compress/flate.NewReader":       {0},
+	"compress/flate.NewWriter":       {0},
+	"compress/zlib.NewReader":        {0},
+	"compress/zlib.NewWriter":        {0},
+	"compress/zlib.NewWriterLevel":   {0},
+	"encoding/json.NewEncoder":       {0},
+	"encoding/json.NewDecoder":       {0},
+	"context.WithValue":              {0, 2},
+	"context.WithCancel":             {0},
+	"context.WithTimeout":            {0},
+	"context.WithDeadline":           {0},
+}
+
+// keepsArg reports whether the result of a call keeps a reference to v,
+// one of its arguments.
+func keepsArg(com *ssa.CallCommon, v ssa.Value) bool {
+	idx, ok := keeping[calleeName(com)]
+	if !ok {
+		return false
+	}
+	for _, i := range idx {
+		if i < len(com.Args) && com.Args[i] == v {
+			return true
+		}
+	}
+	return false
 }
 
 // loadsOf returns the loads of the variable at addr within fn.

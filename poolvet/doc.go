@@ -30,8 +30,11 @@
 //     used after the object went back to the pool on some path. With a
 //     deferred Put the report is at the return statement that leaks the
 //     alias. A Put is reported too when the object was handed to a
-//     goroutine, sent on a channel, or stored in a package-level variable
-//     or a field of the receiver earlier on a path with no channel receive,
+//     goroutine, sent on a channel, given to net/http's transport in a
+//     request (which may read the body after Do returns), passed to a
+//     function that does one of these, or stored in a package-level
+//     variable, a field of the receiver or a variable captured from the
+//     enclosing function earlier on a path with no channel receive,
 //     select, or Wait/Lock/Do-style call between the hand-off and the Put.
 //   - doubleput: the same object is put twice on one path, including a Put in
 //     a loop body of an object defined outside it, and an explicit Put of an

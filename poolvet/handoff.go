@@ -15,6 +15,7 @@ type handOff struct {
 	instr ssa.Instruction
 	what  string // for a later Put: "a goroutine started", "the receiver of the channel send", ...
 	to    string // for a deferred Put: "a goroutine", "the receiver of this send", ...
+	store bool   // a store into long-lived memory, which a later call may clear
 }
 
 // checkHandOffs reports Puts that can run while another user the object was
@@ -26,7 +27,9 @@ func (c *checker) checkHandOffs(fn *ssa.Function, puts []putSite) {
 	}
 	for i := range puts {
 		p := &puts[i]
-		if !trackable(p) || p.cond || p.field {
+		// A conditional Put (a wrapper that puts on some paths, a deferred
+		// closure with a size guard) still races on the paths that put.
+		if !trackable(p) || p.field {
 			continue
 		}
 		t := c.newTracker(fn, p.key)
@@ -130,11 +133,16 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 			switch x := instr.(type) {
 			case *ssa.Go:
 				if c.goHandsOff(&x.Call, alias) {
-					out = append(out, handOff{x, "a goroutine started", "a goroutine"})
+					out = append(out, handOff{instr: x, what: "a goroutine started", to: "a goroutine"})
 				}
 			case *ssa.Send:
 				if alias(x.X) {
-					out = append(out, handOff{x, "the receiver of the channel send", "the receiver of this channel send"})
+					out = append(out, handOff{instr: x, what: "the receiver of the channel send", to: "the receiver of this channel send"})
+				}
+			case *ssa.Call:
+				if h, ok := c.callHandsOff(&x.Call, alias); ok {
+					h.instr = x
+					out = append(out, h)
 				}
 			case *ssa.Store:
 				if !(alias(x.Val) || appendsAlias(x.Val, alias)) || alias(x.Addr) {
@@ -147,11 +155,140 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 				if !ok || clearedElsewhere(fn, x, loc, alias) {
 					continue
 				}
-				out = append(out, handOff{x, loc + " (stored there", loc + ", which outlives the call"})
+				out = append(out, handOff{instr: x, what: loc + " (stored there", to: loc + ", which outlives the call", store: true})
 			}
 		}
 	}
 	return out
+}
+
+// transportSinks are the calls that give a request to net/http's
+// transport. The transport may read the request body, and use the
+// request's context, after the call returned: "RoundTrip must always close
+// the body, including on errors, but depending on the implementation may
+// do so in a separate goroutine even after RoundTrip returns"
+// (net/http.RoundTripper).
+var transportSinks = map[string]bool{
+	"net/http.Client.Do": true, "net/http.Client.Post": true, "net/http.Post": true,
+	"net/http.Transport.RoundTrip": true, "net/http.RoundTripper.RoundTrip": true,
+}
+
+// callHandsOff reports whether a call passes an alias of the object to a
+// user that may outlive the call: net/http's transport, or a function of
+// which a summary says that it passes that parameter on.
+func (c *checker) callHandsOff(com *ssa.CallCommon, alias func(ssa.Value) bool) (handOff, bool) {
+	args := callArgs(com)
+	if com.IsInvoke() {
+		args = append([]ssa.Value{com.Value}, com.Args...)
+	}
+	if name := calleeName(com); transportSinks[name] {
+		for _, a := range args {
+			if alias(a) {
+				return handOff{what: "net/http's transport (given the request", to: "net/http's transport, which can still read the request body and use its context after the call returns"}, true
+			}
+		}
+		return handOff{}, false
+	}
+	ce, ok := c.calleeOf(com)
+	if !ok || ce.sum == nil || len(ce.sum.handsOff) == 0 {
+		return handOff{}, false
+	}
+	for i, a := range args {
+		if ce.sum.handsOff[i] && alias(a) {
+			name := "the callee"
+			if fn := com.StaticCallee(); fn != nil {
+				name = fn.Name()
+			}
+			return handOff{what: "the user that " + name + " passes it on to (called", to: name + ", which passes it on to a user that outlives the call"}, true
+		}
+	}
+	return handOff{}, false
+}
+
+// calleeName returns "pkg/path.Recv.Name" or "pkg/path.Name" for the
+// function or interface method a call invokes, or "".
+func calleeName(com *ssa.CallCommon) string {
+	var obj *types.Func
+	if com.IsInvoke() {
+		obj = com.Method
+	} else if fn := com.StaticCallee(); fn != nil {
+		obj, _ = fn.Object().(*types.Func)
+	}
+	if obj == nil || obj.Pkg() == nil {
+		return ""
+	}
+	if r := recvName(obj); r != "" {
+		return obj.Pkg().Path() + "." + r + "." + obj.Name()
+	}
+	return obj.Pkg().Path() + "." + obj.Name()
+}
+
+// handsOffParams returns the parameters that fn passes on to a user that
+// may outlive it (a goroutine, a channel, net/http's transport, or a
+// function that does), on a path that returns without waiting for that
+// user. Parameters that fn puts into a pool itself are not among them, nor
+// stores into long-lived memory, which another call may clear.
+func (c *checker) handsOffParams(fn *ssa.Function, s *summary) map[int]bool {
+	if !c.mayHandOff(fn) {
+		return nil
+	}
+	var out map[int]bool
+	for i, prm := range fn.Params {
+		if _, put := s.putParams[i]; put || !hasPointers(prm.Type()) {
+			continue
+		}
+		t := c.newTracker(fn, objKey{prm, false})
+		for _, h := range c.handOffs(fn, t) {
+			if h.store || !c.returnsAfter(t, h.instr) {
+				continue
+			}
+			if out == nil {
+				out = map[int]bool{}
+			}
+			out[i] = true
+			break
+		}
+	}
+	return out
+}
+
+// mayHandOff is a quick test that fn has an instruction that can hand an
+// object off: a go statement, a channel send, or a call to the transport
+// or to a function that hands off.
+func (c *checker) mayHandOff(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Go, *ssa.Send:
+				return true
+			case *ssa.Call:
+				if transportSinks[calleeName(&x.Call)] {
+					return true
+				}
+				if ce, ok := c.calleeOf(&x.Call); ok && ce.sum != nil && len(ce.sum.handsOff) > 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// returnsAfter reports whether fn can return after h on a path with no
+// synchronisation.
+func (c *checker) returnsAfter(t *tracker, h ssa.Instruction) bool {
+	found := false
+	t.walk(h, func(instr ssa.Instruction, _ *path) action {
+		if c.isSync(instr) {
+			return stopPath
+		}
+		if _, ok := instr.(*ssa.Return); ok {
+			found = true
+			return stopAll
+		}
+		return next
+	})
+	return found
 }
 
 // goHandsOff reports whether a go statement passes an alias of the object

@@ -108,6 +108,7 @@ type wrapperFact struct {
 	Gets        bool  // result 0 may be an object taken from a pool
 	GetResets   bool  // that object is reset (or the pool resets it) before return
 	Aliases     bool  // result 0 shares memory with parameter 0 (like Bytes)
+	HandsOff    []int // parameters passed on to a user that outlives the call (a goroutine, a channel, net/http's transport)
 }
 
 func (*wrapperFact) AFact() {}
@@ -143,6 +144,9 @@ func (f *wrapperFact) String() string {
 	if f.Aliases {
 		parts = append(parts, "alias")
 	}
+	for _, p := range f.HandsOff {
+		parts = append(parts, fmt.Sprintf("handoff(%d)", p))
+	}
 	return "pool:" + strings.Join(parts, ",")
 }
 
@@ -167,10 +171,13 @@ type summary struct {
 	gets      bool
 	getResets bool
 	aliases   bool // result 0 shares memory with parameter 0 (a Bytes-like method)
+	// handsOff holds the parameters that the function passes on to a user
+	// that may outlive the call, with no wait before it returns.
+	handsOff map[int]bool
 }
 
 func (s *summary) empty() bool {
-	return s == nil || len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets && !s.aliases
+	return s == nil || len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets && !s.aliases && len(s.handsOff) == 0
 }
 
 func (s *summary) equal(t *summary) bool {
@@ -178,8 +185,13 @@ func (s *summary) equal(t *summary) bool {
 		return s.empty() == t.empty()
 	}
 	if s.gets != t.gets || s.getResets != t.getResets || s.aliases != t.aliases ||
-		len(s.putParams) != len(t.putParams) || len(s.putFree) != len(t.putFree) {
+		len(s.putParams) != len(t.putParams) || len(s.putFree) != len(t.putFree) || len(s.handsOff) != len(t.handsOff) {
 		return false
+	}
+	for k := range s.handsOff {
+		if !t.handsOff[k] {
+			return false
+		}
 	}
 	for k, v := range s.putParams {
 		if w, ok := t.putParams[k]; !ok || w != v {
@@ -288,6 +300,12 @@ func (c *checker) calleeOf(com *ssa.CallCommon) (callee, bool) {
 		var f wrapperFact
 		if c.pass.ImportObjectFact(obj, &f) {
 			s := &summary{gets: f.Gets, getResets: f.GetResets, aliases: f.Aliases}
+			for _, p := range f.HandsOff {
+				if s.handsOff == nil {
+					s.handsOff = map[int]bool{}
+				}
+				s.handsOff[p] = true
+			}
 			if len(f.PutParams) > 0 {
 				s.putParams = map[int]paramPut{}
 				for _, p := range f.PutParams {
@@ -599,6 +617,7 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 		s.putParams[i] = pp
 	}
 	s.aliases = c.returnsAlias(fn)
+	s.handsOff = c.handsOffParams(fn, s)
 	if len(gets) > 0 && fn.Signature.Results().Len() > 0 {
 		for _, b := range fn.Blocks {
 			ret, ok := lastInstr(b).(*ssa.Return)
@@ -673,7 +692,7 @@ func (c *checker) flowsFrom(v ssa.Value, src ssa.Value) bool {
 func (c *checker) exportFacts() {
 	for _, fn := range c.funcs {
 		s := c.sums[fn]
-		if s.empty() || len(s.putParams) == 0 && !s.gets && !s.aliases {
+		if s.empty() || len(s.putParams) == 0 && !s.gets && !s.aliases && len(s.handsOff) == 0 {
 			continue
 		}
 		// Only what other packages can call needs a fact.
@@ -698,6 +717,10 @@ func (c *checker) exportFacts() {
 		sort.Ints(f.ResetParams)
 		sort.Ints(f.CondParams)
 		sort.Ints(f.FieldParams)
+		for p := range s.handsOff {
+			f.HandsOff = append(f.HandsOff, p)
+		}
+		sort.Ints(f.HandsOff)
 		c.pass.ExportObjectFact(obj, f)
 	}
 }

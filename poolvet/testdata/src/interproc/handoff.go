@@ -1,0 +1,114 @@
+package interproc
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"sync"
+)
+
+var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func putBody(b *bytes.Buffer) {
+	if b.Cap() <= 64<<10 {
+		bodyPool.Put(b)
+	}
+}
+
+// net/http's transport may read the body after Do returned
+// (influxdata/kapacitor#1462).
+func postThenPut(client *http.Client, url string) error {
+	buf := bodyPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	buf.WriteString("{}")
+	req, err := http.NewRequest(http.MethodPost, url, buf)
+	if err != nil {
+		return err
+	}
+	resp, err := client.Do(req)
+	putBody(buf) // want `buf is put back into the pool while net/http's transport \(given the request at line 28\) may still use it`
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// The same with a deferred, size-guarded Put: reported at the hand-off.
+func postDeferred(ctx context.Context, client *http.Client, url string) error {
+	buf := bodyPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if buf.Cap() <= 64<<10 {
+			bodyPool.Put(buf)
+		}
+	}()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, buf)
+	if err != nil {
+		return err
+	}
+	resp, err := client.Do(req) // want `buf is handed to net/http's transport, which can still read the request body`
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// A pooled buffer that only receives the response is not handed off.
+func readResponse(client *http.Client, url string) (int, error) {
+	resp, err := client.Get(url)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	buf := bodyPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer putBody(buf)
+	n, err := buf.ReadFrom(resp.Body)
+	return int(n), err
+}
+
+// A copy of the pooled bytes is the body: fine.
+func postCopy(client *http.Client, url string) error {
+	buf := bodyPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	buf.WriteString("{}")
+	body := bytes.Clone(buf.Bytes())
+	putBody(buf)
+	resp, err := client.Post(url, "application/json", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+type state struct{ n int }
+
+var statePool = sync.Pool{New: func() any { return new(state) }}
+
+// Notify passes s to a goroutine and returns without waiting.
+func Notify(s *state, done func(*state)) { // want Notify:`pool:handoff\(0\)`
+	go done(s)
+}
+
+// notifyWait waits for the goroutine: not a hand-off.
+func notifyWait(s *state, done func(*state)) {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		done(s)
+	}()
+	wg.Wait()
+}
+
+func handOffThroughCallee(done func(*state)) {
+	s := statePool.Get().(*state)
+	Notify(s, done)
+	statePool.Put(s) // want `s is put back into the pool while the user that Notify passes it on to \(called at line 106\) may still use it`
+}
+
+func waitedInCallee(done func(*state)) {
+	s := statePool.Get().(*state)
+	notifyWait(s, done)
+	statePool.Put(s)
+}
