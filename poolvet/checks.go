@@ -73,6 +73,9 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 			continue
 		}
 		t := c.newTracker(fn, p.key)
+		if p.field && !p.deferred {
+			c.checkHeldPut(fn, p, putAt, double)
+		}
 		if !p.deferred {
 			returned := false
 			used := p.field // report the first use only, but go on looking for a second Put; a Close method puts a field, so uses of the receiver are fine
@@ -143,6 +146,56 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 			return next
 		})
 	}
+}
+
+// checkHeldPut follows, after a Close-like call p that puts a field of a
+// local struct, the object that fn stored into that field when it was
+// loaded from a field of something longer-lived (rc :=
+// &releaser{buf: r.bodyBuf}; rc.Close()): a later Put of r.bodyBuf, with
+// no store into it on the way, puts the same object again
+// (go-resty/resty#745, CVE-2023-45286).
+func (c *checker) checkHeldPut(fn *ssa.Function, p *putSite, putAt map[ssa.Instruction][]*putSite, double func(q, p *putSite, format string)) {
+	alloc, ok := p.key.v.(*ssa.Alloc)
+	if !ok || p.key.cell || alloc.Referrers() == nil {
+		return
+	}
+	var held ssa.Value
+	for _, r := range *alloc.Referrers() {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.Referrers() == nil {
+			continue
+		}
+		for _, rr := range *fa.Referrers() {
+			st, ok := rr.(*ssa.Store)
+			if !ok || st.Addr != fa || !pointerLike(st.Val.Type()) {
+				continue
+			}
+			u, ok := rootOf(st.Val).v.(*ssa.UnOp)
+			if !ok || u.Op != token.MUL {
+				continue
+			}
+			if _, ok := u.X.(*ssa.FieldAddr); !ok {
+				continue
+			}
+			if held != nil && held != u {
+				return // two candidates: the fact does not say which field is put
+			}
+			held = u
+		}
+	}
+	if held == nil {
+		return
+	}
+	t := c.newTracker(fn, objKey{held, false})
+	t.walk(p.instr, func(instr ssa.Instruction, path *path) action {
+		for _, q := range putAt[instr] {
+			if q != p && !q.cond && !q.field && t.sameObject(path, q.key) {
+				double(q, p, "%s is put into the pool twice: the call at line %d already put it, through the struct that holds it")
+				return stopAll
+			}
+		}
+		return next
+	})
 }
 
 // errorReturn reports whether instr returns a non-nil error as its last

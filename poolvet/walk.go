@@ -23,6 +23,15 @@ type tracker struct {
 	key    objKey
 	static map[ssa.Value]bool // aliases on every path
 	def    *ssa.BasicBlock    // entering it from the top redefines the object
+
+	// For an object loaded from a field (pool.Put(i.buffer)), fcell is the
+	// field's address and reloads are the other loads of the same field
+	// of the same base in fn, and rstatic their aliases: they are the
+	// object until a path stores into the field or passes the base to a
+	// call, which may store into it (apache/pulsar-client-go#1347).
+	fcell   *ssa.FieldAddr
+	reloads map[ssa.Value]bool
+	rstatic map[ssa.Value]bool
 }
 
 func (c *checker) newTracker(fn *ssa.Function, key objKey) *tracker {
@@ -31,8 +40,64 @@ func (c *checker) newTracker(fn *ssa.Function, key objKey) *tracker {
 		if instr, ok := key.v.(ssa.Instruction); ok {
 			t.def = instr.Block()
 		}
+		t.fieldCell()
 	}
 	return t
+}
+
+// fieldCell sets fcell and reloads when the object is a load of a field.
+func (t *tracker) fieldCell() {
+	u, ok := t.key.v.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return
+	}
+	fa, ok := u.X.(*ssa.FieldAddr)
+	if !ok || !pointerLike(u.Type()) {
+		return
+	}
+	t.fcell = fa
+	for _, b := range t.fn.Blocks {
+		for _, instr := range b.Instrs {
+			l, ok := instr.(*ssa.UnOp)
+			if !ok || l == u || l.Op != token.MUL || !sameAddr(l.X, fa, 0) {
+				continue
+			}
+			if t.reloads == nil {
+				t.reloads, t.rstatic = map[ssa.Value]bool{}, map[ssa.Value]bool{}
+			}
+			t.reloads[l] = true
+			for v := range t.c.aliasesOf(t.fn, objKey{l, false}, false) {
+				t.rstatic[v] = true
+			}
+		}
+	}
+}
+
+// pointerLike reports whether a value of type t refers to its object by
+// pointer, so that two loads of a field holding it name the same object.
+func pointerLike(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Map, *types.Chan:
+		return true
+	}
+	return false
+}
+
+// clobbers reports whether instr may give the field cell another value: a
+// store into the field, or a call that is passed its base.
+func (t *tracker) clobbers(instr ssa.Instruction) bool {
+	switch x := instr.(type) {
+	case *ssa.Store:
+		return sameAddr(x.Addr, t.fcell, 0)
+	case ssa.CallInstruction:
+		com := x.Common()
+		for _, a := range append([]ssa.Value{com.Value}, com.Args...) {
+			if a == t.fcell.X || sameLoc(a, t.fcell.X) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // A path holds what holds on one path besides the static aliases: the phis
@@ -43,6 +108,10 @@ type path struct {
 	// was a constant, so that a later branch on the same flag follows
 	// only the side that this path can take.
 	flags map[ssa.Value]bool
+	// clobbered is set once the path passed an instruction that may
+	// store another object into the tracked field cell: reloads of the
+	// field are no longer the object.
+	clobbered bool
 }
 
 // class returns how v relates to the object on path p.
@@ -51,6 +120,12 @@ func (t *tracker) class(p *path, v ssa.Value) uint8 {
 		return c
 	}
 	if !t.static[v] {
+		if t.rstatic[v] && !p.clobbered {
+			if t.reloads[rootOf(v).v] {
+				return isIdent
+			}
+			return isAlias
+		}
 		return notAlias
 	}
 	if t.key.cell {
@@ -124,6 +199,9 @@ func (t *tracker) walk(from ssa.Instruction, visit func(ssa.Instruction, *path) 
 			case stopPath:
 				stopped = true
 			}
+			if t.fcell != nil && !p.clobbered && t.clobbers(instr) {
+				p = &path{phis: p.phis, flags: p.flags, clobbered: true}
+			}
 			if noReturn(instr) {
 				stopped = true // t.Fatalf, log.Fatal, os.Exit: nothing runs after it
 			}
@@ -167,7 +245,7 @@ func (t *tracker) enter(p *path, pred, b *ssa.BasicBlock) *path {
 	np := p
 	clone := func() {
 		if np == p {
-			np = &path{phis: make(map[ssa.Value]uint8, len(p.phis)+1), flags: make(map[ssa.Value]bool, len(p.flags))}
+			np = &path{phis: make(map[ssa.Value]uint8, len(p.phis)+1), flags: make(map[ssa.Value]bool, len(p.flags)), clobbered: p.clobbered}
 			for k, v := range p.phis {
 				np.phis[k] = v
 			}
