@@ -182,8 +182,10 @@ func (c *checker) callHandsOff(com *ssa.CallCommon, alias func(ssa.Value) bool) 
 		args = append([]ssa.Value{com.Value}, com.Args...)
 	}
 	if name := calleeName(com); transportSinks[name] {
-		for _, a := range args {
-			if alias(a) {
+		// The request and its body, not the client or transport, which
+		// a program may pool as well.
+		for i, a := range args {
+			if alias(a) && (i > 0 || !isMethodCall(com)) {
 				return handOff{what: "net/http's transport (given the request", to: "net/http's transport, which can still read the request body and use its context after the call returns"}, true
 			}
 		}
@@ -203,6 +205,16 @@ func (c *checker) callHandsOff(com *ssa.CallCommon, alias func(ssa.Value) bool) 
 		}
 	}
 	return handOff{}, false
+}
+
+// isMethodCall reports whether the first of callArgs(com), or the invoked
+// interface value, is a receiver.
+func isMethodCall(com *ssa.CallCommon) bool {
+	if com.IsInvoke() {
+		return true
+	}
+	fn := com.StaticCallee()
+	return fn != nil && fn.Signature.Recv() != nil
 }
 
 // calleeName returns "pkg/path.Recv.Name" or "pkg/path.Name" for the
@@ -227,14 +239,16 @@ func calleeName(com *ssa.CallCommon) string {
 // may outlive it (a goroutine, a channel, net/http's transport, or a
 // function that does), on a path that returns without waiting for that
 // user. Parameters that fn puts into a pool itself are not among them, nor
-// stores into long-lived memory, which another call may clear.
+// stores into long-lived memory, which another call may clear, nor the
+// receiver: a type that runs goroutines of its own (an encoder's Close or
+// Write) has its own way to wait for them.
 func (c *checker) handsOffParams(fn *ssa.Function, s *summary) map[int]bool {
 	if !c.mayHandOff(fn) {
 		return nil
 	}
 	var out map[int]bool
 	for i, prm := range fn.Params {
-		if _, put := s.putParams[i]; put || !hasPointers(prm.Type()) {
+		if _, put := s.putParams[i]; put || !hasPointers(prm.Type()) || isReceiver(prm) {
 			continue
 		}
 		t := c.newTracker(fn, objKey{prm, false})

@@ -112,3 +112,37 @@ func waitedInCallee(done func(*state)) {
 	notifyWait(s, done)
 	statePool.Put(s)
 }
+
+var clientPool = sync.Pool{New: func() any { return new(http.Client) }}
+
+// The pooled object is the client, not the request: Do does not hand it
+// off (smallstep/certificates' poolhttp).
+func pooledClient(req *http.Request) error {
+	hc := clientPool.Get().(*http.Client)
+	resp, err := hc.Do(req)
+	clientPool.Put(hc)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+type encoder struct {
+	blocks chan *encoder
+}
+
+// Flush hands its receiver to the encoder's own worker goroutine, which
+// the type synchronises with in ways a summary does not see: a method
+// handing off its receiver is not a hand-off for callers (klauspost's
+// zstd.Encoder.Close, as used by fasthttp).
+func (e *encoder) Flush() {
+	e.blocks <- e
+}
+
+var encPool = sync.Pool{New: func() any { return &encoder{blocks: make(chan *encoder, 1)} }}
+
+func flushThenPut() {
+	e := encPool.Get().(*encoder)
+	e.Flush()
+	encPool.Put(e)
+}
