@@ -523,6 +523,78 @@ func (c *checker) grows(fn *ssa.Function, key objKey) bool {
 	return false
 }
 
+// poolID names a pool across the functions of a package: a package-level
+// variable, or a field of a struct type (p.pool in a wrapper's methods).
+func poolID(v ssa.Value) any {
+	switch x := v.(type) {
+	case *ssa.Global:
+		return x
+	case *ssa.FieldAddr:
+		if n, ok := types.Unalias(derefType(x.X.Type())).(*types.Named); ok {
+			return [2]any{n.Origin().Obj(), x.Field}
+		}
+	}
+	return nil
+}
+
+// sizedOnGet reports whether some function of the package takes a buffer
+// from the pool at addr and gives it a size that the caller chooses
+// (*bp = make([]byte, size)): what goes back into that pool is then as
+// large as the largest request (buildbuddy-io/buildbuddy#12676).
+func (c *checker) sizedOnGet(addr ssa.Value) bool {
+	id := poolID(addr)
+	if id == nil {
+		return false
+	}
+	if c.sized == nil {
+		c.sized = map[any]bool{}
+		for _, fn := range c.funcs {
+			_, gets := c.sites(fn)
+			for _, g := range gets {
+				if g.prim == nil || g.prim.kind != kindSync || len(g.args) == 0 {
+					continue
+				}
+				gid := poolID(g.args[0])
+				if gid == nil || c.sized[gid] {
+					continue
+				}
+				key := objKey{g.call, false}
+				// Growth by append is reported where the append's buffer
+				// is put; a size chosen at Get is seen only by the Put.
+				if storesVarMake(fn, c.aliasesOf(fn, key, true)) {
+					c.sized[gid] = true
+				}
+			}
+		}
+	}
+	return c.sized[id]
+}
+
+// storesVarMake reports whether fn stores into one of the aliases al a
+// slice made with a length or capacity that is not a constant.
+func storesVarMake(fn *ssa.Function, al map[ssa.Value]bool) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || !al[st.Addr] {
+				continue
+			}
+			v := st.Val
+			if sl, ok := v.(*ssa.Slice); ok {
+				v = sl.X
+			}
+			if mk, ok := v.(*ssa.MakeSlice); ok {
+				_, lc := mk.Len.(*ssa.Const)
+				_, cc := mk.Cap.(*ssa.Const)
+				if !lc || !cc {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // fixedAppend reports whether an append adds a bounded number of elements
 // once: append(s, a, b) outside a loop, or append(s, xs...) outside a loop
 // when the elements are not bytes; not append(buf, data...).
@@ -632,7 +704,7 @@ func (c *checker) checkUnbounded(fn *ssa.Function, p putSite) {
 	if c.guarded(fn, p.key, 2) {
 		return
 	}
-	if !isBuilder(t) && !c.grows(fn, p.key) {
+	if !isBuilder(t) && !c.grows(fn, p.key) && !c.sizedOnGet(p.args[0]) {
 		return // a slice is only a problem if it grows; fixed-size buffers are fine
 	}
 	var fixes []analysis.SuggestedFix

@@ -75,6 +75,10 @@ type checker struct {
 	// function of the package sets to one of its parameters; built on
 	// first use.
 	borrowed map[[2]any]bool
+
+	// sized holds the pools (by poolID) whose Get sites give the buffer a
+	// size the caller chooses; built on first use.
+	sized map[any]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
