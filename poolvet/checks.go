@@ -1103,6 +1103,7 @@ func (c *checker) newTypes(g *ssa.Global) ([]types.Type, bool) {
 // checkGetType reports type assertions on a sync.Pool's Get that can only
 // fail, given what New returns.
 func (c *checker) checkGetType(g getSite) {
+	c.checkNoNew(g)
 	if g.prim != syncGet || len(g.args) == 0 {
 		return
 	}
@@ -1123,6 +1124,174 @@ func (c *checker) checkGetType(g getSite) {
 			"%s.Get() is asserted to %s, but its New returns %s: the assertion fails whenever Get falls back to New",
 			pool.Name(), c.typeString(ta.AssertedType), c.typeString(news[0]))
 	}
+}
+
+// checkNoNew reports assertions without comma-ok on the result of Get,
+// called directly or through a wrapper that returns it as it is, of a
+// sync.Pool that never gets a New function: Get returns nil when the pool
+// is empty, and the assertion panics (jbenet/go-msgio#14).
+func (c *checker) checkNoNew(g getSite) {
+	var name string
+	switch {
+	case g.prim == syncGet && len(g.args) > 0:
+		n, ok := c.noNew(g.args[0])
+		if !ok {
+			return
+		}
+		name = n
+	case g.prim == nil:
+		callee := g.call.Call.StaticCallee()
+		if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg != c.pass.Pkg {
+			return
+		}
+		n, ok := c.returnsRawGet(callee)
+		if !ok {
+			return
+		}
+		name = n
+	default:
+		return
+	}
+	refs := *g.call.Referrers()
+	for _, ref := range refs {
+		// if v := p.Get(); v != nil { v.(T) }: the nil case is handled.
+		if bo, ok := ref.(*ssa.BinOp); ok && (bo.Op == token.EQL || bo.Op == token.NEQ) && (isNil(bo.X) || isNil(bo.Y)) {
+			return
+		}
+	}
+	for _, ref := range refs {
+		ta, ok := ref.(*ssa.TypeAssert)
+		if !ok || ta.CommaOk {
+			continue
+		}
+		c.report(checkTypeMismatch, ta.Pos(), nil,
+			"%s has no New, so Get returns nil when the pool is empty and this assertion to %s panics; set New, or use the comma-ok form and allocate",
+			name, c.typeString(ta.AssertedType))
+	}
+}
+
+// returnsRawGet reports whether every return of fn returns the result of a
+// sync.Pool's Get as it is, from a pool without New.
+func (c *checker) returnsRawGet(fn *ssa.Function) (string, bool) {
+	_, gets := c.sites(fn)
+	name, found := "", false
+	for _, b := range fn.Blocks {
+		ret, ok := lastInstr(b).(*ssa.Return)
+		if !ok {
+			continue
+		}
+		if len(ret.Results) != 1 {
+			return "", false
+		}
+		r := stripConv(ret.Results[0])
+		if ci, ok := r.(*ssa.ChangeInterface); ok {
+			r = ci.X
+		}
+		match := false
+		for _, g := range gets {
+			if g.call == r && g.prim == syncGet && len(g.args) > 0 {
+				if n, ok := c.noNew(g.args[0]); ok {
+					name, match = n, true
+				}
+			}
+		}
+		if !match {
+			return "", false
+		}
+		found = true
+	}
+	return name, found
+}
+
+// noNew reports whether the sync.Pool at addr never gets a New function:
+// it is an unexported package-level variable or unexported field (or an
+// array of pools in one), and no code of the package assigns its New or
+// copies a whole pool into it. It returns the pool's name.
+func (c *checker) noNew(addr ssa.Value) (string, bool) {
+	base := stripIndex(addr)
+	id := poolID(base)
+	if id == nil {
+		return "", false
+	}
+	var name string
+	switch x := base.(type) {
+	case *ssa.Global:
+		if x.Object() == nil || x.Object().Exported() {
+			return "", false
+		}
+		name = x.Name()
+	case *ssa.FieldAddr:
+		st, ok := derefStruct(x.X.Type())
+		if !ok || x.Field >= st.NumFields() || st.Field(x.Field).Exported() {
+			return "", false
+		}
+		name = "field " + st.Field(x.Field).Name()
+	}
+	if c.withNew == nil {
+		c.withNew = map[any]bool{}
+		for _, fn := range c.funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					st, ok := instr.(*ssa.Store)
+					if !ok {
+						continue
+					}
+					target := st.Addr
+					if fa, ok := st.Addr.(*ssa.FieldAddr); ok && isSyncPoolPtr(fa.X.Type()) {
+						target = fa.X // p.New = f, or any other field: count it
+					} else if !holdsSyncPool(derefType(st.Addr.Type())) {
+						continue
+					}
+					target = stripIndex(target)
+					if _, tmp := target.(*ssa.Alloc); tmp {
+						continue // a composite literal's temporary, copied whole where it goes
+					}
+					// A pool reached another way (a parameter, a map
+					// value) may be any pool: then trust none to lack New.
+					c.withNew[poolID(target)] = true
+				}
+			}
+		}
+	}
+	if c.withNew[id] || c.withNew[nil] {
+		return "", false
+	}
+	return name, true
+}
+
+// stripIndex returns the array that addr indexes, if it is an element
+// address of an array (pools [32]sync.Pool), or addr.
+func stripIndex(addr ssa.Value) ssa.Value {
+	for {
+		ia, ok := addr.(*ssa.IndexAddr)
+		if !ok {
+			return addr
+		}
+		if _, isPtr := ia.X.Type().Underlying().(*types.Pointer); !isPtr {
+			return addr // a slice element: memory of unknown origin
+		}
+		addr = ia.X
+	}
+}
+
+// isSyncPoolPtr reports whether t is *sync.Pool.
+func isSyncPoolPtr(t types.Type) bool {
+	p, ok := t.Underlying().(*types.Pointer)
+	return ok && isNamed(p.Elem(), "sync", "Pool")
+}
+
+// holdsSyncPool reports whether t is sync.Pool or an array of them.
+func holdsSyncPool(t types.Type) bool {
+	if a, ok := t.Underlying().(*types.Array); ok {
+		return holdsSyncPool(a.Elem())
+	}
+	return isNamed(t, "sync", "Pool")
+}
+
+// isNamed reports whether t is the named type path.name.
+func isNamed(t types.Type, path, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
 }
 
 // checkPutType reports values put into a sync.Pool whose type differs from

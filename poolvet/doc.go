@@ -52,7 +52,8 @@
 //     Put in a capacity guard.
 //   - typemismatch: the result of a sync.Pool's Get is asserted to a type that
 //     the pool's New never returns, or a value of another type than New's is
-//     put into it.
+//     put into it, or asserted without comma-ok or nil check when the pool
+//     never gets a New (an empty pool returns nil: the assertion panics).
 //
 // Each check can be turned off with a flag of its name, for example
 // -useafterput=false.

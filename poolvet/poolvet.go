@@ -79,6 +79,11 @@ type checker struct {
 	// sized holds the pools (by poolID) whose Get sites give the buffer a
 	// size the caller chooses; built on first use.
 	sized map[any]bool
+
+	// withNew holds the pools (by poolID) that some code of the package
+	// gives a New function, or copies a whole pool into; built on first
+	// use.
+	withNew map[any]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -312,3 +312,17 @@ func nilEvent() []func() {
 	b.Release()
 	return fs
 }
+
+// setNew gives any pool a New: a pool reached through a parameter may be
+// any of them, so no pool of the package is taken to lack New.
+var lateNew sync.Pool
+
+func setNew(p *sync.Pool) { p.New = func() any { return new(bytes.Buffer) } }
+
+func init() { setNew(&lateNew) }
+
+func useLateNew() *bytes.Buffer {
+	b := lateNew.Get().(*bytes.Buffer)
+	b.Reset()
+	return b
+}
