@@ -126,7 +126,9 @@ func (c *checker) putFollows(t *tracker, h ssa.Instruction, p *putSite) bool {
 // an alias of it, to a user that may outlive them.
 func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 	var out []handOff
-	none := &path{}
+	// Reloads of a field the object was loaded from are left out: where
+	// they are the object depends on the path.
+	none := &path{clobbered: true}
 	alias := func(v ssa.Value) bool { return v != nil && t.class(none, v) != notAlias }
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {

@@ -73,6 +73,29 @@ func (t *tracker) fieldCell() {
 	}
 }
 
+// cellValidAt reports whether the reloads of the field cell are the object
+// right after from: the object was loaded in from's block, before it, with
+// nothing on the way that may store into the field (old := p.h; p.h =
+// get(); put(old) puts what the field no longer holds).
+func (t *tracker) cellValidAt(from ssa.Instruction) bool {
+	load := t.key.v.(ssa.Instruction)
+	if load.Block() != from.Block() {
+		return false
+	}
+	seen := false
+	for _, instr := range from.Block().Instrs {
+		switch {
+		case instr == load:
+			seen = true
+		case instr == from:
+			return seen
+		case seen && t.clobbers(instr):
+			return false
+		}
+	}
+	return false
+}
+
 // pointerLike reports whether a value of type t refers to its object by
 // pointer, so that two loads of a field holding it name the same object.
 func pointerLike(t types.Type) bool {
@@ -84,8 +107,27 @@ func pointerLike(t types.Type) bool {
 }
 
 // clobbers reports whether instr may give the field cell another value: a
-// store into the field, or a call that is passed its base.
+// store into the field, a call that is passed its base, or the definition
+// of its base or of a value the base is loaded from (a loop's next
+// element: for _, p := range ps { put(p.buf) }).
 func (t *tracker) clobbers(instr ssa.Instruction) bool {
+	if v, ok := instr.(ssa.Value); ok {
+		for b := ssa.Value(t.fcell.X); b != nil; {
+			if b == v {
+				return true
+			}
+			switch x := b.(type) {
+			case *ssa.UnOp:
+				b = x.X
+			case *ssa.FieldAddr:
+				b = x.X
+			case *ssa.IndexAddr:
+				b = x.X
+			default:
+				b = nil
+			}
+		}
+	}
 	switch x := instr.(type) {
 	case *ssa.Store:
 		return sameAddr(x.Addr, t.fcell, 0)
@@ -172,7 +214,11 @@ func (t *tracker) walk(from ssa.Instruction, visit func(ssa.Instruction, *path) 
 	if start < 0 {
 		return
 	}
-	work := []item{{from.Block(), start, &path{}}}
+	first := &path{}
+	if t.fcell != nil && !t.cellValidAt(from) {
+		first.clobbered = true
+	}
+	work := []item{{from.Block(), start, first}}
 	visited := map[*ssa.BasicBlock]bool{}
 	for len(work) > 0 {
 		it := work[len(work)-1]

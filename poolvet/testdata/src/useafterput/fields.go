@@ -58,3 +58,53 @@ func (i *pending) clearedThenUsed() {
 	}
 	b.WriteString("x") // want `b is used after it was put back into the pool`
 }
+
+type packet struct {
+	buf  *bytes.Buffer
+	size int
+}
+
+// Each iteration loads the field of another element: the next iteration's
+// load is not the buffer put back (quic-go's sent_packet_handler).
+func releaseAll(ps []*packet) int {
+	n := 0
+	for _, p := range ps {
+		n += p.buf.Len()
+		if p.buf.Cap() <= 1<<20 {
+			bufPool.Put(p.buf)
+		}
+	}
+	return n
+}
+
+// The same with elements received from a channel (quic-go's send_queue).
+func drain(ch chan *packet, done chan struct{}) int {
+	n := 0
+	for {
+		select {
+		case p := <-ch:
+			n += p.buf.Len()
+			if p.buf.Cap() <= 1<<20 {
+				bufPool.Put(p.buf)
+			}
+		case <-done:
+			return n
+		}
+	}
+}
+
+type reader struct{ handle *bytes.Buffer }
+
+// The field got a new buffer before the old one went back: its later loads
+// are the new buffer (grpc's ALTS record conn).
+func (r *reader) grow() {
+	old := r.handle
+	r.handle = bufPool.Get().(*bytes.Buffer)
+	r.handle.Write(old.Bytes())
+	if old.Cap() <= 1<<20 {
+		bufPool.Put(old)
+	}
+	if r.handle.Len() > 0 {
+		r.handle.WriteByte(0)
+	}
+}
