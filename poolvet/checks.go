@@ -24,6 +24,9 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkPutPaths(fn, puts)
 	c.checkHandOffs(fn, puts)
 	c.checkNoReset(fn, puts, gets)
+	for i := range puts {
+		c.checkStalePut(fn, &puts[i], gets)
+	}
 	for _, p := range puts {
 		c.checkNonPointer(p)
 		c.checkUnbounded(fn, p)

@@ -44,7 +44,10 @@
 //     allocates on every Put (staticcheck SA6002).
 //   - noreset: an object whose type has a Reset method is taken from a pool
 //     and put back in the same function without ever being reset, and the
-//     pool has no Reset hook: state leaks from one user to the next.
+//     pool has no Reset hook: state leaks from one user to the next. Also a
+//     Put into a sync.Pool of a struct that leaves set a field of basic type
+//     that the pool's users read before writing (a sequence number that
+//     goes on from the previous user's).
 //   - unbounded: a growable buffer (*bytes.Buffer, *strings.Builder, []byte,
 //     *[]T, a slice of slices) is put into a sync.Pool or a pool.Pool without
 //     a Keep hook, with no capacity check on the buffer: one huge buffer then

@@ -84,6 +84,12 @@ type checker struct {
 	// gives a New function, or copies a whole pool into; built on first
 	// use.
 	withNew map[any]bool
+
+	// stale holds, by poolID, the fields that users of the pool read
+	// before writing; fieldUses what functions do to the fields of their
+	// parameters (stale.go). Built on first use.
+	stale     map[any]staleRead
+	fieldUses map[paramKey]fieldUse
 }
 
 func run(pass *analysis.Pass) (any, error) {

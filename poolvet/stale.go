@@ -1,0 +1,488 @@
+package poolvet
+
+import (
+	"go/token"
+	"go/types"
+	"path/filepath"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Stale fields: a pooled struct comes back from Get with whatever its last
+// user left in it. A field that a user reads before writing it (a sequence
+// number, a timing that a failed request never sets) then carries the
+// previous user's value (kettek/apng#13, easegress-io/easegress#614). The
+// analysis below finds, for each sync.Pool of the package, the fields that
+// some user reads before writing on some path after Get, and reports the
+// Puts into that pool that leave those fields set.
+//
+// Only fields of basic types (numbers, strings, booleans) count: a slice,
+// map or pointer field kept across uses is how pooled objects keep their
+// buffers, and the code that reuses it reads it on purpose. A read whose
+// value only decides a branch (if c.n == 0 { c.n = ... }) does not count
+// either.
+
+// fieldSet is a set of field indexes of one struct type; allFields is every
+// field. Structs with more than 64 fields are not analysed.
+type fieldSet uint64
+
+const allFields = ^fieldSet(0)
+
+// staleRead is a read of fields that were not written on some path.
+type staleRead struct {
+	fields fieldSet
+	pos    token.Pos // where, in the function that took the object
+}
+
+// fieldUse is what a function does to the fields of one of its parameters:
+// the fields it may read before writing them, those it writes on every
+// path to a return, and those it writes on some path.
+type fieldUse struct {
+	reads  fieldSet
+	writes fieldSet
+	may    fieldSet
+}
+
+// staleFields returns the fields of pooled objects of the pool with the
+// given poolID that a user reads before writing, with the position of one
+// such read; built for the whole package on first use.
+func (c *checker) staleFields(id any) (fieldSet, token.Pos) {
+	if c.stale == nil {
+		c.stale = map[any]staleRead{}
+		written := c.writtenFields()
+		for _, fn := range c.funcs {
+			_, gets := c.sites(fn)
+			for _, g := range gets {
+				if g.prim != syncGet || g.resets || len(g.args) == 0 {
+					continue
+				}
+				gid := poolID(g.args[0])
+				if gid == nil {
+					continue
+				}
+				obj, st := assertedStruct(g.call)
+				if obj == nil {
+					continue
+				}
+				r := c.readsBeforeWrites(fn, obj, g.call, 0)
+				r.fields &= scalarFields(st) & written[derefType(obj.Type())]
+				if r.fields != 0 {
+					old := c.stale[gid]
+					if old.fields == 0 {
+						old.pos = r.pos
+					}
+					old.fields |= r.fields
+					c.stale[gid] = old
+				}
+			}
+		}
+	}
+	s := c.stale[id]
+	return s.fields, s.pos
+}
+
+// assertedStruct returns the value a Get's result is asserted to, when it
+// is a pointer to a struct, and that struct.
+func assertedStruct(call *ssa.Call) (ssa.Value, *types.Struct) {
+	for _, ref := range *call.Referrers() {
+		ta, ok := ref.(*ssa.TypeAssert)
+		if !ok {
+			continue
+		}
+		var v ssa.Value = ta
+		if ta.CommaOk {
+			v = nil
+			for _, r := range *ta.Referrers() {
+				if ex, ok := r.(*ssa.Extract); ok && ex.Index == 0 {
+					v = ex
+				}
+			}
+			if v == nil {
+				return nil, nil
+			}
+		}
+		st, ok := derefStruct(ta.AssertedType)
+		if !ok || st.NumFields() > 64 {
+			return nil, nil
+		}
+		return v, st
+	}
+	return nil, nil
+}
+
+// scalarFields returns the fields of st of basic type, but not
+// unsafe.Pointer.
+func scalarFields(st *types.Struct) fieldSet {
+	var s fieldSet
+	for i := 0; i < st.NumFields() && i < 64; i++ {
+		if b, ok := st.Field(i).Type().Underlying().(*types.Basic); ok && b.Kind() != types.UnsafePointer {
+			s |= 1 << i
+		}
+	}
+	return s
+}
+
+// writtenFields returns, for each struct type, the fields that some code
+// of the package stores into: a field never written keeps New's zero and
+// cannot be stale.
+func (c *checker) writtenFields() map[types.Type]fieldSet {
+	out := map[types.Type]fieldSet{}
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && fa.Field < 64 {
+					t := derefType(fa.X.Type())
+					out[typeKey(out, t)] |= 1 << fa.Field
+				}
+			}
+		}
+	}
+	return out
+}
+
+// typeKey returns the key of out identical to t, so that the map can be
+// indexed by types that are identical but not the same object.
+func typeKey(out map[types.Type]fieldSet, t types.Type) types.Type {
+	for k := range out {
+		if types.Identical(k, t) {
+			return k
+		}
+	}
+	return t
+}
+
+// readsBeforeWrites follows the object obj (a value of fn, or a parameter)
+// from the instruction after start (nil: the entry) and returns the fields
+// read on some path before any write. Writes on every path are in the
+// result's writes only when obj is a parameter (start nil).
+func (c *checker) readsBeforeWrites(fn *ssa.Function, obj ssa.Value, start ssa.Instruction, depth int) staleRead {
+	u, r := c.fieldFlow(fn, obj, start, depth)
+	return staleRead{fields: u.reads, pos: r}
+}
+
+// fieldFlow runs a must-write analysis of the fields of obj over fn's
+// control-flow graph: the state of a path is the set of fields written on
+// it so far; where paths join, only fields written on all of them count.
+func (c *checker) fieldFlow(fn *ssa.Function, obj ssa.Value, start ssa.Instruction, depth int) (fieldUse, token.Pos) {
+	al := c.aliasesOf(fn, objKey{obj, false}, true)
+	direct := map[ssa.Value]bool{obj: true}
+	for v := range al {
+		if c.flowsFrom(v, obj) {
+			direct[v] = true
+		}
+	}
+	var use fieldUse
+	var firstRead token.Pos
+	if len(fn.Blocks) == 0 {
+		return fieldUse{writes: allFields}, token.NoPos
+	}
+	startBlock := fn.Blocks[0]
+	startIdx := 0
+	if start != nil {
+		startBlock = start.Block()
+		for i, instr := range startBlock.Instrs {
+			if instr == start {
+				startIdx = i + 1
+			}
+		}
+	}
+	in := map[*ssa.BasicBlock]fieldSet{startBlock: 0}
+	retWrites := allFields
+	returned := false
+	// step applies one instruction to the state and records stale reads.
+	step := func(instr ssa.Instruction, s fieldSet, record bool) fieldSet {
+		switch x := instr.(type) {
+		case *ssa.Store:
+			if direct[x.Addr] {
+				if record {
+					use.may = allFields
+				}
+				return allFields // *obj = T{...}
+			}
+			if fa, ok := x.Addr.(*ssa.FieldAddr); ok && direct[fa.X] && fa.Field < 64 {
+				if record {
+					use.may |= 1 << fa.Field
+				}
+				return s | 1<<fa.Field
+			}
+			if direct[x.Val] {
+				return allFields // stored elsewhere: whoever holds it may write it
+			}
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				break
+			}
+			var read fieldSet
+			if direct[x.X] {
+				read = allFields // the whole struct is read
+			} else if fa, ok := x.X.(*ssa.FieldAddr); ok && direct[fa.X] && fa.Field < 64 && !onlyDecides(x) {
+				read = 1 << fa.Field
+			}
+			if r := read &^ s; r != 0 && record {
+				if use.reads&r != r && firstRead == token.NoPos {
+					firstRead = x.Pos()
+				}
+				use.reads |= r
+			}
+		case ssa.CallInstruction:
+			com := x.Common()
+			passed := -1
+			for i, a := range com.Args {
+				if direct[a] {
+					passed = i
+				}
+			}
+			if com.IsInvoke() && direct[com.Value] {
+				return allFields
+			}
+			if passed < 0 {
+				break
+			}
+			callee := com.StaticCallee()
+			if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg != c.pass.Pkg || depth >= 3 ||
+				len(callee.Params) != len(com.Args) || isResetName(callee.Name()) {
+				return allFields // unknown code: assume it initialises the object
+			}
+			cu, _ := c.paramFieldUse(callee, passed, depth+1)
+			if record {
+				use.may |= cu.may
+			}
+			if r := cu.reads &^ s; r != 0 && record {
+				if use.reads&r != r && firstRead == token.NoPos {
+					firstRead = x.Pos()
+				}
+				use.reads |= r
+			}
+			return s | cu.writes
+		case *ssa.Send, *ssa.Go, *ssa.Defer:
+			var ops [8]*ssa.Value
+			for _, op := range instr.Operands(ops[:0]) {
+				if direct[*op] {
+					return allFields
+				}
+			}
+		case *ssa.Return:
+			if record {
+				returned = true
+				retWrites &= s
+			}
+		}
+		return s
+	}
+	// enterState returns the state on the edge from pred into b: a phi of
+	// b that merges the object with a fresh one makes the fresh path's
+	// state complete.
+	enterState := func(pred, b *ssa.BasicBlock, s fieldSet) fieldSet {
+		idx := -1
+		for i, p := range b.Preds {
+			if p == pred {
+				idx = i
+			}
+		}
+		for _, instr := range b.Instrs {
+			phi, ok := instr.(*ssa.Phi)
+			if !ok {
+				break
+			}
+			if direct[phi] && idx >= 0 && !direct[phi.Edges[idx]] {
+				return allFields
+			}
+		}
+		return s
+	}
+	run := func(b *ssa.BasicBlock, s fieldSet, record bool) fieldSet {
+		instrs := b.Instrs
+		if b == startBlock {
+			instrs = instrs[startIdx:]
+		}
+		for _, instr := range instrs {
+			s = step(instr, s, record)
+		}
+		return s
+	}
+	// Iterate to a fixed point: states only lose fields, so this ends.
+	for changed := true; changed; {
+		changed = false
+		for _, b := range fn.Blocks {
+			s, ok := in[b]
+			if !ok {
+				continue
+			}
+			out := run(b, s, false)
+			for _, succ := range b.Succs {
+				if succ == startBlock && start != nil {
+					continue // entering the Get's block again takes another object
+				}
+				ns := enterState(b, succ, out)
+				if old, ok := in[succ]; !ok || old&ns != old {
+					if ok {
+						ns &= old
+					}
+					in[succ] = ns
+					changed = true
+				}
+			}
+		}
+	}
+	for _, b := range fn.Blocks {
+		if s, ok := in[b]; ok {
+			run(b, s, true)
+		}
+	}
+	if returned {
+		use.writes = retWrites
+	}
+	return use, firstRead
+}
+
+// paramFieldUse returns what fn does to the fields of its parameter i.
+func (c *checker) paramFieldUse(fn *ssa.Function, i, depth int) (fieldUse, bool) {
+	key := paramKey{fn, i}
+	if u, ok := c.fieldUses[key]; ok {
+		return u, true
+	}
+	if c.fieldUses == nil {
+		c.fieldUses = map[paramKey]fieldUse{}
+	}
+	c.fieldUses[key] = fieldUse{writes: allFields} // while in progress (recursion)
+	u, _ := c.fieldFlow(fn, fn.Params[i], nil, depth)
+	c.fieldUses[key] = u
+	return u, true
+}
+
+// paramKey names a parameter of a function.
+type paramKey struct {
+	fn *ssa.Function
+	i  int
+}
+
+// onlyDecides reports whether v is used only to decide a branch: in an if,
+// directly or through comparisons and negations.
+func onlyDecides(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil || len(*refs) == 0 {
+		return false
+	}
+	for _, r := range *refs {
+		switch x := r.(type) {
+		case *ssa.If, *ssa.DebugRef:
+		case *ssa.BinOp:
+			switch x.Op {
+			case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+				if !onlyDecides(x) {
+					return false
+				}
+			default:
+				return false
+			}
+		case *ssa.UnOp:
+			if x.Op != token.NOT || !onlyDecides(x) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// checkStalePut reports a Put into a sync.Pool of an object that leaves set
+// a field that the pool's users read before writing, when the function took
+// the object from that pool and wrote the field: it puts back its own
+// value for the next user to read.
+func (c *checker) checkStalePut(fn *ssa.Function, p *putSite, gets []getSite) {
+	if p.prim != syncPut || p.resets || p.field || p.key.cell || len(p.args) == 0 {
+		return
+	}
+	id := poolID(p.args[0])
+	if id == nil {
+		return
+	}
+	stale, pos := c.staleFields(id)
+	if stale == 0 {
+		return
+	}
+	st, ok := derefStruct(p.key.v.Type())
+	if !ok || c.resetsObj(fn, p.key) {
+		return
+	}
+	var mine fieldSet
+	for _, g := range gets {
+		if g.prim != syncGet || len(g.args) == 0 || !c.flowsFrom(p.key.v, g.call) || !sameID(poolID(g.args[0]), id) {
+			continue
+		}
+		if obj, _ := assertedStruct(g.call); obj != nil {
+			u, _ := c.fieldFlow(fn, obj, g.call, 0)
+			mine |= u.may
+		}
+	}
+	stale &= mine
+	if stale == 0 {
+		return
+	}
+	// Fields the function clears itself before the Put (e.seq = 0).
+	al := c.aliasesOf(fn, p.key, true)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if s, ok := instr.(*ssa.Store); ok {
+				if fa, ok := s.Addr.(*ssa.FieldAddr); ok && al[fa.X] && fa.Field < 64 && isZeroConst(s.Val) {
+					stale &^= 1 << fa.Field
+				}
+				if c.flowsFrom(s.Addr, p.key.v) {
+					return // *obj = T{}
+				}
+			}
+		}
+	}
+	if stale == 0 {
+		return
+	}
+	var names []string
+	for i := 0; i < st.NumFields() && i < 64; i++ {
+		if stale&(1<<i) != 0 {
+			names = append(names, st.Field(i).Name())
+		}
+	}
+	what := "field " + names[0]
+	if len(names) > 1 {
+		what = "fields " + joinNames(names)
+	}
+	c.report(checkNoReset, p.instr.Pos(), nil,
+		"%s goes back to the pool with %s still set, and a user of the pool reads it before writing it (%s): the next user sees this one's value; clear it before the Put or after the Get",
+		c.objName(p), what, c.shortPos(pos))
+}
+
+// shortPos returns "file.go:line" for pos.
+func (c *checker) shortPos(pos token.Pos) string {
+	position := c.pass.Fset.Position(pos)
+	return sprintf("%s:%d", filepath.Base(position.Filename), position.Line)
+}
+
+// sameID reports whether two poolIDs name the same pool.
+func sameID(a, b any) bool { return a != nil && a == b }
+
+// isZeroConst reports whether v is the zero constant of its type.
+func isZeroConst(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && k.IsNil() || ok && k.Value != nil && k.Value.String() == "0" || ok && k.Value != nil && k.Value.ExactString() == `""` || ok && k.Value != nil && k.Value.ExactString() == "false"
+}
+
+// joinNames joins names as "a, b and c".
+func joinNames(names []string) string {
+	s := ""
+	for i, n := range names {
+		switch {
+		case i == 0:
+		case i == len(names)-1:
+			s += " and "
+		default:
+			s += ", "
+		}
+		s += n
+	}
+	return s
+}
