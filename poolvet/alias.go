@@ -92,7 +92,12 @@ func (c *checker) aliasesOf(fn *ssa.Function, key objKey, may bool) map[ssa.Valu
 					add(x)
 				}
 			case *ssa.Call:
-				if c.aliasingCall(&x.Call, v) || keepsArg(&x.Call, v) {
+				if c.aliasingCall(&x.Call, v) || keepsArg(&x.Call, v) || unsafeView(&x.Call) {
+					add(x)
+				}
+			case *ssa.Convert:
+				// (*T)(unsafe.Pointer(&b[0])) and back: the same memory.
+				if isUnsafePointer(x.Type()) || isUnsafePointer(x.X.Type()) {
 					add(x)
 				}
 			case *ssa.Store:
@@ -235,6 +240,27 @@ func (c *checker) aliasingCall(com *ssa.CallCommon, v ssa.Value) bool {
 		return false
 	}
 	return aliasingCalls[obj.Pkg().Path()+"."+recvName(obj)+"."+obj.Name()]
+}
+
+// unsafeView reports whether a call is unsafe.String, unsafe.Slice,
+// unsafe.StringData or unsafe.SliceData, whose result views the memory of
+// its first argument (projectdiscovery/utils#711).
+func unsafeView(com *ssa.CallCommon) bool {
+	b, ok := com.Value.(*ssa.Builtin)
+	if !ok {
+		return false
+	}
+	switch b.Name() {
+	case "String", "Slice", "StringData", "SliceData":
+		return true
+	}
+	return false
+}
+
+// isUnsafePointer reports whether t is unsafe.Pointer.
+func isUnsafePointer(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.UnsafePointer
 }
 
 // keeping lists, for standard-library functions whose result keeps a

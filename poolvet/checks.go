@@ -26,6 +26,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkNoReset(fn, puts, gets)
 	for i := range puts {
 		c.checkStalePut(fn, &puts[i], gets)
+		c.checkRetainPut(fn, &puts[i])
 	}
 	for _, p := range puts {
 		c.checkNonPointer(p)

@@ -90,6 +90,10 @@ type checker struct {
 	// parameters (stale.go). Built on first use.
 	stale     map[any]staleRead
 	fieldUses map[paramKey]fieldUse
+
+	// attaches holds, by poolID, what users attach to the pool's objects
+	// (retain.go); built on first use.
+	attaches map[any][]attach
 }
 
 func run(pass *analysis.Pass) (any, error) {

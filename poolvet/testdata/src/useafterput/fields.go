@@ -1,6 +1,9 @@
 package useafterput
 
-import "bytes"
+import (
+	"bytes"
+	"unsafe"
+)
 
 type pending struct {
 	buf       *bytes.Buffer
@@ -107,4 +110,20 @@ func (r *reader) grow() {
 	if r.handle.Len() > 0 {
 		r.handle.WriteByte(0)
 	}
+}
+
+// unsafe.String views the pooled bytes: the string changes under the
+// caller once the deferred Put gives them to the next user
+// (projectdiscovery/utils#711).
+func viewString(p *[]byte) string {
+	defer slicePool.Put(p)
+	*p = append((*p)[:0], "hello"...)
+	return unsafe.String(unsafe.SliceData(*p), len(*p)) // want `returned value shares memory with p, which the deferred Put`
+}
+
+// A conversion copies: fine.
+func copyString(p *[]byte) string {
+	defer slicePool.Put(p)
+	*p = append((*p)[:0], "hello"...)
+	return string(*p)
 }

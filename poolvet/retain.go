@@ -1,0 +1,160 @@
+package poolvet
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Retained contexts: a pooled object that a user points at a request's
+// context.Context keeps the context, and all that its values and cancel
+// functions reach, alive while the object sits idle in the pool, until a
+// later Get overwrites it (maximhq/bifrost#4871). The analysis below finds,
+// for each sync.Pool of the package, the fields in which users store a
+// context they were passed, after Get, and reports the Puts into that pool
+// that leave such a field set.
+//
+// Other attached memory (the writer of bufio.Writer.Reset(w), a request,
+// a body) is not reported: over 24 popular modules and std, 15 Puts left
+// one attached, in code such as fasthttp's, grpc's and net/http's that
+// overwrites it at the next Get on purpose; the report would be true and
+// rarely worth acting on.
+
+// An attach is a context that a user stores in a field of a pooled object.
+type attach struct {
+	field int       // the field it is stored in
+	what  string    // for the message: "field Context"
+	pos   token.Pos // where
+}
+
+// attached returns what the users of the pool with the given poolID attach
+// to its objects; built for the whole package on first use.
+func (c *checker) attached(id any) []attach {
+	if c.attaches == nil {
+		c.attaches = map[any][]attach{}
+		for _, fn := range c.funcs {
+			_, gets := c.sites(fn)
+			for _, g := range gets {
+				if g.prim != syncGet || g.resets || len(g.args) == 0 {
+					continue
+				}
+				gid := poolID(g.args[0])
+				if gid == nil {
+					continue
+				}
+				c.attaches[gid] = append(c.attaches[gid], c.attachesIn(fn, g.call)...)
+			}
+		}
+	}
+	return c.attaches[id]
+}
+
+// attachesIn returns the attaches in fn to the object got by get: stores
+// of a context parameter into one of its fields.
+func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
+	var out []attach
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			x, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			fa, ok := x.Addr.(*ssa.FieldAddr)
+			if !ok || !c.flowsFrom(fa.X, get) || !fromParam(x.Val) || !isNamed(x.Val.Type(), "context", "Context") {
+				continue
+			}
+			st, ok := derefStruct(fa.X.Type())
+			if !ok || fa.Field >= st.NumFields() {
+				continue
+			}
+			out = append(out, attach{fa.Field, "field " + st.Field(fa.Field).Name(), x.Pos()})
+		}
+	}
+	return out
+}
+
+// fromParam reports whether v is a parameter of its function, possibly
+// converted or sliced: memory that belongs to the caller.
+func fromParam(v ssa.Value) bool {
+	for i := 0; i < 8; i++ {
+		switch x := v.(type) {
+		case *ssa.Parameter:
+			return true
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.Slice:
+			v = x.X
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// checkRetainPut reports a Put into a sync.Pool that leaves set a field in
+// which a user of the pool stored a context.
+func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
+	if p.prim != syncPut || p.resets || p.field || p.key.cell || len(p.args) == 0 || isNil(p.key.v) {
+		return
+	}
+	id := poolID(p.args[0])
+	if id == nil {
+		return
+	}
+	as := c.attached(id)
+	if len(as) == 0 {
+		return
+	}
+	detached := map[int]bool{}
+	al := c.aliasesOf(fn, p.key, true)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Store:
+				if c.flowsFrom(x.Addr, p.key.v) {
+					return // *obj = T{}
+				}
+				if fa, ok := x.Addr.(*ssa.FieldAddr); ok && al[fa.X] && !fromParam(x.Val) {
+					detached[fa.Field] = true
+				}
+			case ssa.CallInstruction:
+				com := x.Common()
+				// Reset(), clear(obj), a reset* helper: assume it clears.
+				for _, a := range com.Args {
+					if partOf(a, al) && (isResetCallee(com) || isClearBuiltin(com)) {
+						return
+					}
+				}
+				if com.IsInvoke() && partOf(com.Value, al) && isResetName(com.Method.Name()) {
+					return
+				}
+			}
+		}
+	}
+	for _, a := range as {
+		if detached[a.field] {
+			continue
+		}
+		c.report(checkNoReset, p.instr.Pos(), nil,
+			"%s goes back to the pool still holding the context in %s (set at %s): while it waits in the pool it keeps the request's context and all it reaches alive; set it to nil before the Put",
+			c.objName(p), a.what, c.shortPos(a.pos))
+		return
+	}
+}
+
+// isResetCallee reports whether a static call's function name says it
+// resets or clears its argument.
+func isResetCallee(com *ssa.CallCommon) bool {
+	fn := com.StaticCallee()
+	return fn != nil && isResetName(fn.Name())
+}
+
+// isClearBuiltin reports whether a call is the clear builtin.
+func isClearBuiltin(com *ssa.CallCommon) bool {
+	b, ok := com.Value.(*ssa.Builtin)
+	return ok && b.Name() == "clear"
+}

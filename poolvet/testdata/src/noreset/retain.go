@@ -1,0 +1,90 @@
+package noreset
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"sync"
+)
+
+var writerPool = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 4096) }}
+
+// The pooled writer keeps the caller's writer reachable while it waits in
+// the pool (erigontech/erigon#19417), but so does much code that overwrites
+// it at the next Get on purpose (fasthttp, grpc, net/http's h2): not
+// reported.
+func writeAll(w io.Writer, p []byte) error {
+	bw := writerPool.Get().(*bufio.Writer)
+	bw.Reset(w)
+	bw.Write(p)
+	err := bw.Flush()
+	writerPool.Put(bw)
+	return err
+}
+
+var writerPool2 = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 4096) }}
+
+// Reset(nil) first, as net/http's putBufioWriter does: fine.
+func writeAllFixed(w io.Writer, p []byte) error {
+	bw := writerPool2.Get().(*bufio.Writer)
+	bw.Reset(w)
+	bw.Write(p)
+	err := bw.Flush()
+	bw.Reset(nil)
+	writerPool2.Put(bw)
+	return err
+}
+
+type message struct {
+	ctx  context.Context
+	body []byte
+	id   int
+}
+
+var messagePool = sync.Pool{New: func() any { return new(message) }}
+
+func getMessage(ctx context.Context, body []byte, id int) *message {
+	m := messagePool.Get().(*message)
+	m.ctx, m.body, m.id = ctx, body, id
+	return m
+}
+
+// The release helper leaves the request's context attached
+// (maximhq/bifrost#4871); the body alone would not be reported.
+func releaseMessage(m *message) {
+	messagePool.Put(m) // want `m goes back to the pool still holding the context in field ctx \(set at retain.go:48\)`
+}
+
+type job struct {
+	ctx  context.Context
+	body []byte
+}
+
+var jobPool = sync.Pool{New: func() any { return new(job) }}
+
+func getJob(ctx context.Context, body []byte) *job {
+	j := jobPool.Get().(*job)
+	j.ctx, j.body = ctx, body
+	return j
+}
+
+// Both fields cleared: fine.
+func releaseJob(j *job) {
+	j.ctx, j.body = nil, nil
+	jobPool.Put(j)
+}
+
+type counter struct {
+	name string
+	n    int
+}
+
+var counterPool = sync.Pool{New: func() any { return new(counter) }}
+
+// A string and an int are not request-scoped memory: fine.
+func count(name string) {
+	c := counterPool.Get().(*counter)
+	c.name, c.n = name, 0
+	c.n++
+	counterPool.Put(c)
+}
