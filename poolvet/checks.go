@@ -18,6 +18,9 @@ var sprintf = fmt.Sprintf
 // checkFunc runs every check on one function.
 func (c *checker) checkFunc(fn *ssa.Function) {
 	puts, gets := c.sites(fn)
+	if *enabled[checkNoReset] {
+		c.checkStaleElems(fn, puts) // a Reset method has no Put of its own
+	}
 	if len(puts) == 0 && len(gets) == 0 {
 		return
 	}

@@ -94,6 +94,10 @@ type checker struct {
 	// attaches holds, by poolID, what users attach to the pool's objects
 	// (retain.go); built on first use.
 	attaches map[any][]attach
+
+	// reext holds the slice fields that some function re-slices within
+	// their capacity without clearing (stale.go); built on first use.
+	reext map[fieldRef]*ssa.Store
 }
 
 func run(pass *analysis.Pass) (any, error) {

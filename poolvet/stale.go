@@ -486,3 +486,186 @@ func joinNames(names []string) string {
 	}
 	return s
 }
+
+// Stale elements: a slice field re-sliced within its capacity
+// (x.f = x.f[:n], n not 0) shows the next user the elements a previous user
+// left beyond the old length. When they hold pointers (a []*Field, a
+// []Label with slice fields) and nothing clears them, the next user builds
+// on stale objects (go-mysql-org/go-mysql#1131, planetscale/vtprotobuf#35).
+// A Reset that does this is reported where it re-slices; otherwise the Puts
+// that truncate the field to [:0] without clearing it are reported, since
+// the truncation is what the re-slice later undoes.
+
+// fieldRef names a field of a struct type.
+type fieldRef struct {
+	obj   *types.TypeName
+	field int
+}
+
+// fieldRefOf returns the field that fa addresses.
+func fieldRefOf(fa *ssa.FieldAddr) (fieldRef, bool) {
+	n, ok := types.Unalias(derefType(fa.X.Type())).(*types.Named)
+	if !ok {
+		return fieldRef{}, false
+	}
+	return fieldRef{n.Origin().Obj(), fa.Field}, true
+}
+
+// reslice describes x.f = x.f[:n]: the field and whether n is the constant
+// 0. ok is false for other stores.
+func reslice(st *ssa.Store) (fa *ssa.FieldAddr, zero, ok bool) {
+	fa, isField := st.Addr.(*ssa.FieldAddr)
+	sl, isSlice := st.Val.(*ssa.Slice)
+	if !isField || !isSlice || sl.Low != nil || sl.High == nil || sl.Max != nil {
+		return nil, false, false
+	}
+	load, isLoad := sl.X.(*ssa.UnOp)
+	if !isLoad || load.Op != token.MUL || !sameAddr(load.X, fa, 0) {
+		return nil, false, false
+	}
+	s, isSliceT := fa.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Slice)
+	if !isSliceT || !hasPointers(s.Elem()) {
+		return nil, false, false
+	}
+	k, isConst := sl.High.(*ssa.Const)
+	return fa, isConst && k.Value != nil && k.Value.String() == "0", true
+}
+
+// clearsElems reports whether fn clears the elements of the field at fa:
+// clear(x.f), or a store of a whole element (x.f[i] = T{}).
+func clearsElems(fn *ssa.Function, fa *ssa.FieldAddr) bool {
+	isField := func(v ssa.Value) bool {
+		for {
+			switch x := v.(type) {
+			case *ssa.Slice:
+				v = x.X
+				continue
+			case *ssa.UnOp:
+				return x.Op == token.MUL && sameAddr(x.X, fa, 0)
+			}
+			return false
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Call:
+				if isClearBuiltin(&x.Call) && len(x.Call.Args) == 1 && isField(x.Call.Args[0]) {
+					return true
+				}
+			case *ssa.Store:
+				if ia, ok := x.Addr.(*ssa.IndexAddr); ok && isField(ia.X) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// reextended returns, for each slice field of the package's structs, a
+// re-slice within capacity that does not clear what it uncovers, and the
+// function it is in; built on first use.
+func (c *checker) reextended() map[fieldRef]*ssa.Store {
+	if c.reext == nil {
+		c.reext = map[fieldRef]*ssa.Store{}
+		for _, fn := range c.funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					st, ok := instr.(*ssa.Store)
+					if !ok {
+						continue
+					}
+					fa, zero, ok := reslice(st)
+					if !ok || zero || clearsElems(fn, fa) {
+						continue
+					}
+					if ref, ok := fieldRefOf(fa); ok && c.reext[ref] == nil {
+						c.reext[ref] = st
+					}
+				}
+			}
+		}
+	}
+	return c.reext
+}
+
+// checkStaleElems reports re-slices within capacity in Reset methods, and
+// Puts that truncate a field that some function re-extends.
+func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
+	re := c.reextended()
+	if len(re) == 0 {
+		return
+	}
+	if isResetName(fn.Name()) {
+		for _, st := range re {
+			if st.Parent() == fn {
+				fa := st.Addr.(*ssa.FieldAddr)
+				c.report(checkNoReset, st.Pos(), nil,
+					"%s re-slices %s within its capacity without clearing it: the elements a previous user left there come back to the next user; clear them (clear(s[:n]))",
+					fn.Name(), fieldName(fa))
+			}
+		}
+		return
+	}
+	for i := range puts {
+		p := &puts[i]
+		if p.prim == nil || p.key.cell {
+			continue
+		}
+		for _, tr := range c.truncations(fn, p.key.v) {
+			ref, ok := fieldRefOf(tr)
+			if !ok || re[ref] == nil || isResetName(re[ref].Parent().Name()) {
+				continue
+			}
+			c.report(checkNoReset, p.instr.Pos(), nil,
+				"%s goes back to the pool with %s truncated but its elements still set, and %s re-extends it over them (%s): the next user gets a previous user's elements; clear them before truncating",
+				c.objName(p), fieldName(tr), re[ref].Parent().Name(), c.shortPos(re[ref].Pos()))
+			return
+		}
+	}
+}
+
+// truncations returns the fields of obj that fn, or a reset method it calls
+// on obj, truncates to [:0] without clearing.
+func (c *checker) truncations(fn *ssa.Function, obj ssa.Value) []*ssa.FieldAddr {
+	var out []*ssa.FieldAddr
+	scan := func(f *ssa.Function, base ssa.Value) {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				fa, zero, ok := reslice(st)
+				if ok && zero && c.flowsFrom(fa.X, base) && !clearsElems(f, fa) {
+					out = append(out, fa)
+				}
+			}
+		}
+	}
+	scan(fn, obj)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			callee := call.Call.StaticCallee()
+			if callee == nil || !isResetName(callee.Name()) || len(callee.Params) == 0 || len(call.Call.Args) == 0 ||
+				!c.flowsFrom(call.Call.Args[0], obj) || callee.Pkg == nil || callee.Pkg.Pkg != c.pass.Pkg {
+				continue
+			}
+			scan(callee, callee.Params[0])
+		}
+	}
+	return out
+}
+
+// fieldName returns the name of the field at fa.
+func fieldName(fa *ssa.FieldAddr) string {
+	if st, ok := derefStruct(fa.X.Type()); ok && fa.Field < st.NumFields() {
+		return st.Field(fa.Field).Name()
+	}
+	return "the field"
+}
