@@ -67,7 +67,13 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 			// the callee did, unless the caller looks at what the callee
 			// returned (if !r.recycleIfDone() { ...; Put(r) }).
 			if !p.deferred && !resultUsed(p.instr) {
-				c.newTracker(fn, p.key).walk(p.instr, func(instr ssa.Instruction, path *path) action {
+				t := c.newTracker(fn, p.key)
+				if p.condOn != nil {
+					// It puts where the flag has that value: follow only
+					// those paths (if !done { put(r) } after it is fine).
+					t.seed = map[ssa.Value]bool{p.condOn: p.condWhen}
+				}
+				t.walk(p.instr, func(instr ssa.Instruction, path *path) action {
 					for _, q := range putAt[instr] {
 						if q != p && !q.cond && q.field == p.field && c.newTracker(fn, p.key).sameObject(path, q.key) {
 							double(q, p, "%s may be put into the pool twice: the call at line %d already puts it on some paths")

@@ -2,6 +2,7 @@ package poolvet
 
 import (
 	"fmt"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"sort"
@@ -155,6 +156,12 @@ type freePut struct {
 	resets bool
 	cell   bool // the variable is captured by reference (the usual case)
 	cond   bool // some path through the function does not put it
+	// A conditional Put that happens on every path where the boolean
+	// free variable onFree (an index, -1 for none) is onWhen:
+	// defer func() { if done { put(c) } }().
+	onFree int
+	onWhen bool
+	never  bool // and on no path where it is !onWhen
 }
 
 // A paramPut describes a parameter that a function puts.
@@ -162,6 +169,12 @@ type paramPut struct {
 	resets bool // it is reset before the Put
 	cond   bool // some path through the function does not put it
 	field  bool // only a field of it is put: calling the function twice puts that field twice
+	// A conditional Put that happens on every path where the boolean
+	// parameter onParam (an index, -1 for none) is onWhen: a call that
+	// passes that constant puts it (vllm-project/aibrix#2440).
+	onParam int
+	onWhen  bool
+	never   bool // and on no path where it is !onWhen
 }
 
 // A summary says how a function acts on pools, as seen by its callers.
@@ -345,6 +358,11 @@ type putSite struct {
 	cond     bool // the callee may return without putting it
 	field    bool // the callee puts a field of arg, not arg (a Close method)
 	param    int  // index of arg among the call's arguments, or -1 (closure binding)
+	// For a cond put: it puts on every path where the boolean condOn (a
+	// parameter or free variable of the caller) is condWhen.
+	condOn    ssa.Value
+	condWhen  bool
+	condNever bool // and it puts on no path where condOn is !condWhen
 }
 
 // A getSite is a call that returns an object from a pool.
@@ -386,7 +404,11 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 			for idx, pp := range s.putParams {
 				if idx < len(args) {
 					arg := args[idx]
-					puts = append(puts, putSite{instr: ci, args: args, key: rootOf(arg), arg: arg, deferred: deferred, resets: pp.resets, cond: pp.cond, field: pp.field, param: idx})
+					ps := putSite{instr: ci, args: args, key: rootOf(arg), arg: arg, deferred: deferred, resets: pp.resets, cond: pp.cond, field: pp.field, param: idx}
+					if pp.cond && pp.onParam >= 0 && pp.onParam < len(args) && !ps.resolveCond(args[pp.onParam], pp.onWhen, pp.never) {
+						continue
+					}
+					puts = append(puts, ps)
 				}
 			}
 			if mc, ok := com.Value.(*ssa.MakeClosure); ok {
@@ -399,7 +421,17 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 					if !fp.cell {
 						key = rootOf(b)
 					}
-					puts = append(puts, putSite{instr: ci, args: args, key: key, arg: b, deferred: deferred, resets: fp.resets, cond: fp.cond, param: -1})
+					ps := putSite{instr: ci, args: args, key: key, arg: b, deferred: deferred, resets: fp.resets, cond: fp.cond, param: -1}
+					if fp.cond && fp.onFree >= 0 && fp.onFree < len(mc.Bindings) {
+						// The flag is captured by reference: it is known
+						// only if the variable is assigned once.
+						if a, ok := mc.Bindings[fp.onFree].(*ssa.Alloc); ok {
+							if v := onlyStored(a); v != nil && !ps.resolveCond(v, fp.onWhen, fp.never) {
+								continue
+							}
+						}
+					}
+					puts = append(puts, ps)
 				}
 			}
 			if s.gets && !deferred {
@@ -411,6 +443,44 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 	}
 	sort.SliceStable(puts, func(i, j int) bool { return puts[i].instr.Pos() < puts[j].instr.Pos() })
 	return puts, gets
+}
+
+// onlyStored returns the value stored into the local variable a if there
+// is exactly one store into it, or nil.
+func onlyStored(a *ssa.Alloc) ssa.Value {
+	var v ssa.Value
+	if a.Referrers() == nil {
+		return nil
+	}
+	for _, r := range *a.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == a {
+			if v != nil {
+				return nil
+			}
+			v = st.Val
+		}
+	}
+	return v
+}
+
+// resolveCond settles a put that happens when the boolean v is when (and,
+// with never, only then): a constant makes it unconditional, or no put at
+// all; a parameter or free variable of the caller is recorded. It returns
+// false when the call does not put.
+func (p *putSite) resolveCond(v ssa.Value, when, never bool) bool {
+	switch x := v.(type) {
+	case *ssa.Const:
+		if x.Value != nil && x.Value.Kind() == constant.Bool {
+			if constant.BoolVal(x.Value) == when {
+				p.cond = false
+			} else if never {
+				return false
+			}
+		}
+	case *ssa.Parameter, *ssa.FreeVar:
+		p.condOn, p.condWhen, p.condNever = v, when, never
+	}
+	return true
 }
 
 // poolResets reports whether a primitive Get returns objects that are reset
@@ -543,6 +613,7 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 	// The unconditional put instructions of each parameter: the parameter
 	// is always put if every path passes through one of them.
 	paramPuts := map[int][]ssa.Instruction{}
+	condPuts := map[int][]*putSite{} // conditional on a boolean of fn
 	addParam := func(i int, p *putSite, resets, field bool) {
 		if s.putParams == nil {
 			s.putParams = map[int]paramPut{}
@@ -553,6 +624,8 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 		s.putParams[i] = pp
 		if !p.cond {
 			paramPuts[i] = append(paramPuts[i], p.instr)
+		} else if p.condOn != nil {
+			condPuts[i] = append(condPuts[i], p)
 		}
 	}
 	for i := range puts {
@@ -569,11 +642,20 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 				}
 			}
 		case *ssa.Alloc:
-			// pool.Put(&bs) of a parameter bs whose address is taken: the
-			// variable holds the caller's slice, so the parameter is put.
 			if p.key.cell {
+				// A parameter captured by a closure that puts it: the
+				// variable holds the parameter if nothing else is stored.
+				if prm, ok := onlyStored(v).(*ssa.Parameter); ok {
+					for i, q := range fn.Params {
+						if q == prm {
+							addParam(i, p, resets, false)
+						}
+					}
+				}
 				continue
 			}
+			// pool.Put(&bs) of a parameter bs whose address is taken: the
+			// variable holds the caller's slice, so the parameter is put.
 			for i, q := range fn.Params {
 				if storesFrom(fn, v, q, c) {
 					addParam(i, p, resets, false)
@@ -603,17 +685,57 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 						s.putFree = map[int]freePut{}
 					}
 					fp, seen := s.putFree[i]
-					cond := p.cond || !mustPass(fn, []ssa.Instruction{p.instr}, v)
+					cond := p.cond || !mustPass(fn, []ssa.Instruction{p.instr}, v, nil, false)
 					if seen {
 						cond = cond && fp.cond
 					}
-					s.putFree[i] = freePut{resets: fp.resets || resets, cell: p.key.cell, cond: cond}
+					nfp := freePut{resets: fp.resets || resets, cell: p.key.cell, cond: cond, onFree: -1}
+					if cond && !p.cond && !seen {
+						// Put under if flag { ... } of a captured boolean.
+						for j, q := range fn.FreeVars {
+							if w, ok := boolGuard(fn, p.instr, v, q); ok {
+								nfp.onFree, nfp.onWhen = j, w
+								nfp.never = !reaches(fn, []ssa.Instruction{p.instr}, q, !w)
+								break
+							}
+						}
+					}
+					s.putFree[i] = nfp
 				}
 			}
 		}
 	}
 	for i, pp := range s.putParams {
-		pp.cond = !mustPass(fn, paramPuts[i], fn.Params[i])
+		pp.cond = !mustPass(fn, paramPuts[i], fn.Params[i], nil, false)
+		pp.onParam = -1
+		if pp.cond {
+			// A Put on every path where a boolean parameter has one value.
+			for k, q := range fn.Params {
+				if !isBool(q.Type()) {
+					continue
+				}
+				for _, when := range []bool{true, false} {
+					instrs := append([]ssa.Instruction(nil), paramPuts[i]...)
+					for _, cp := range condPuts[i] {
+						if cp.condOn == q && cp.condWhen == when {
+							instrs = append(instrs, cp.instr)
+						}
+					}
+					if pp.onParam < 0 && mustPass(fn, instrs, fn.Params[i], q, when) {
+						pp.onParam, pp.onWhen = k, when
+						// Never put when the flag is !when: no direct Put
+						// is reached then, and every conditional one is on
+						// this flag with the same value and never otherwise.
+						pp.never = !reaches(fn, paramPuts[i], q, !when)
+						for _, cp := range condPuts[i] {
+							if cp.condOn != q || cp.condWhen != when || !cp.condNever {
+								pp.never = false
+							}
+						}
+					}
+				}
+			}
+		}
 		s.putParams[i] = pp
 	}
 	s.aliases = c.returnsAlias(fn)
@@ -747,7 +869,9 @@ func storesTo(fn *ssa.Function, fa *ssa.FieldAddr) bool {
 // the size is within the bound: "if buf.Cap() <= max { pool.Put(buf) }" and
 // "if buf.Cap() > max { return }" put every buffer of normal size, and only
 // exist to drop huge ones.
-func mustPass(fn *ssa.Function, instrs []ssa.Instruction, obj ssa.Value) bool {
+//
+// With flag set, paths are followed only where the boolean flag is when.
+func mustPass(fn *ssa.Function, instrs []ssa.Instruction, obj ssa.Value, flag ssa.Value, when bool) bool {
 	if len(fn.Blocks) == 0 || len(instrs) == 0 {
 		return false
 	}
@@ -769,7 +893,13 @@ func mustPass(fn *ssa.Function, instrs []ssa.Instruction, obj ssa.Value) bool {
 		}
 		succs := b.Succs
 		if ifi, ok := last.(*ssa.If); ok && len(succs) == 2 {
-			if bin, ok := ifi.Cond.(*ssa.BinOp); ok {
+			if flag != nil && isFlag(ifi.Cond, flag) {
+				if v, _ := flagValue(ifi.Cond, flag, when); v {
+					succs = succs[:1]
+				} else {
+					succs = succs[1:]
+				}
+			} else if bin, ok := ifi.Cond.(*ssa.BinOp); ok {
 				if isNilCheckOf(bin, obj) {
 					if bin.Op == token.NEQ {
 						succs = succs[:1] // the true branch: obj != nil
@@ -789,6 +919,84 @@ func mustPass(fn *ssa.Function, instrs []ssa.Instruction, obj ssa.Value) bool {
 		}
 	}
 	return true
+}
+
+// reaches reports whether some path from the entry of fn where the boolean
+// flag is when reaches one of instrs.
+func reaches(fn *ssa.Function, instrs []ssa.Instruction, flag ssa.Value, when bool) bool {
+	if len(fn.Blocks) == 0 {
+		return false
+	}
+	at := map[*ssa.BasicBlock]bool{}
+	for _, instr := range instrs {
+		at[instr.Block()] = true
+	}
+	seen := map[*ssa.BasicBlock]bool{fn.Blocks[0]: true}
+	work := []*ssa.BasicBlock{fn.Blocks[0]}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if at[b] {
+			return true
+		}
+		succs := b.Succs
+		if ifi, ok := lastInstr(b).(*ssa.If); ok && len(succs) == 2 && isFlag(ifi.Cond, flag) {
+			if v, _ := flagValue(ifi.Cond, flag, when); v {
+				succs = succs[:1]
+			} else {
+				succs = succs[1:]
+			}
+		}
+		for _, s := range succs {
+			if !seen[s] {
+				seen[s] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return false
+}
+
+// isFlag reports whether cond is flag, a load of it, or its negation.
+func isFlag(cond, flag ssa.Value) bool {
+	_, ok := flagValue(cond, flag, true)
+	return ok
+}
+
+// flagValue returns the value of cond when flag is when: cond is flag (or
+// the load of a captured flag), or !cond of one.
+func flagValue(cond, flag ssa.Value, when bool) (bool, bool) {
+	switch x := cond.(type) {
+	case *ssa.UnOp:
+		if x.Op == token.NOT {
+			v, ok := flagValue(x.X, flag, when)
+			return !v, ok
+		}
+		if x.Op == token.MUL && x.X == flag {
+			return when, true
+		}
+	}
+	return when, cond == flag
+}
+
+// boolGuard reports whether the put instr in fn happens on every path where
+// the boolean free variable q is when.
+func boolGuard(fn *ssa.Function, instr ssa.Instruction, obj ssa.Value, q *ssa.FreeVar) (when, ok bool) {
+	if !isBool(q.Type()) && !isBoolPtr(q.Type()) {
+		return false, false
+	}
+	for _, w := range []bool{true, false} {
+		if mustPass(fn, []ssa.Instruction{instr}, obj, q, w) {
+			return w, true
+		}
+	}
+	return false, false
+}
+
+// isBoolPtr reports whether t is *bool (a captured boolean variable).
+func isBoolPtr(t types.Type) bool {
+	p, ok := t.Underlying().(*types.Pointer)
+	return ok && isBool(p.Elem())
 }
 
 // isNilCheckOf reports whether bin compares obj (or a load of it) with nil.

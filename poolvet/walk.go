@@ -32,6 +32,10 @@ type tracker struct {
 	fcell   *ssa.FieldAddr
 	reloads map[ssa.Value]bool
 	rstatic map[ssa.Value]bool
+
+	// seed holds booleans known at the start of a walk: after a call that
+	// puts only when a flag is true, the walk follows that case.
+	seed map[ssa.Value]bool
 }
 
 func (c *checker) newTracker(fn *ssa.Function, key objKey) *tracker {
@@ -218,6 +222,12 @@ func (t *tracker) walk(from ssa.Instruction, visit func(ssa.Instruction, *path) 
 	if t.fcell != nil && !t.cellValidAt(from) {
 		first.clobbered = true
 	}
+	if t.seed != nil {
+		first.flags = map[ssa.Value]bool{}
+		for k, v := range t.seed {
+			first.flags[k] = v
+		}
+	}
 	work := []item{{from.Block(), start, first}}
 	visited := map[*ssa.BasicBlock]bool{}
 	for len(work) > 0 {
@@ -346,7 +356,7 @@ func (p *path) eval(v ssa.Value) (value, known bool) {
 		if x.Value != nil && x.Value.Kind() == constant.Bool {
 			return constant.BoolVal(x.Value), true
 		}
-	case *ssa.Phi:
+	case *ssa.Phi, *ssa.Parameter, *ssa.FreeVar:
 		value, known = p.flags[x]
 		return value, known
 	case *ssa.UnOp:
