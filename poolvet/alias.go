@@ -92,7 +92,7 @@ func (c *checker) aliasesOf(fn *ssa.Function, key objKey, may bool) map[ssa.Valu
 					add(x)
 				}
 			case *ssa.Call:
-				if c.aliasingCall(&x.Call, v) || keepsArg(&x.Call, v) || unsafeView(&x.Call) {
+				if c.aliasingCall(&x.Call, v) && !c.releasedHolder(fn, &x.Call, v) || keepsArg(&x.Call, v) || unsafeView(&x.Call) {
 					add(x)
 				}
 			case *ssa.Convert:
@@ -216,6 +216,47 @@ func ownedValue(v ssa.Value, fa *ssa.FieldAddr, depth int) bool {
 			return b.Name() == "append" && len(x.Call.Args) > 0 && ownedValue(x.Call.Args[0], fa, depth+1)
 		}
 		return true // a helper that grows or allocates
+	}
+	return false
+}
+
+// releasedHolder reports whether a call returns a struct that holds a
+// field of v (a summary's aliasField), and fn, or a method it calls on v,
+// then stores into that field of v something v does not own (nil): the
+// struct keeps the only reference, which is no longer pool memory.
+func (c *checker) releasedHolder(fn *ssa.Function, com *ssa.CallCommon, v ssa.Value) bool {
+	ce, ok := c.calleeOf(com)
+	if !ok || ce.sum == nil || ce.sum.aliasField < 0 {
+		return false
+	}
+	f := ce.sum.aliasField
+	clears := func(g *ssa.Function, base ssa.Value) bool {
+		for _, b := range g.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && fa.Field == f && fa.X == base && !ownedValue(st.Val, fa, 0) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if clears(fn, v) {
+		return true
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || len(call.Call.Args) == 0 || call.Call.Args[0] != v {
+				continue
+			}
+			if g := call.Call.StaticCallee(); g != nil && len(g.Params) > 0 && g.Pkg != nil && g.Pkg.Pkg == c.pass.Pkg && clears(g, g.Params[0]) {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -184,6 +184,9 @@ type summary struct {
 	gets      bool
 	getResets bool
 	aliases   bool // result 0 shares memory with parameter 0 (a Bytes-like method)
+	// aliasField is the field of parameter 0 whose memory a fresh struct
+	// returned as result 0 holds (&Segment{inv: s.inv}), or -1.
+	aliasField int
 	// handsOff holds the parameters that the function passes on to a user
 	// that may outlive the call, with no wait before it returns.
 	handsOff map[int]bool
@@ -197,7 +200,7 @@ func (s *summary) equal(t *summary) bool {
 	if s.empty() || t.empty() {
 		return s.empty() == t.empty()
 	}
-	if s.gets != t.gets || s.getResets != t.getResets || s.aliases != t.aliases ||
+	if s.gets != t.gets || s.getResets != t.getResets || s.aliases != t.aliases || s.aliasField != t.aliasField ||
 		len(s.putParams) != len(t.putParams) || len(s.putFree) != len(t.putFree) || len(s.handsOff) != len(t.handsOff) {
 		return false
 	}
@@ -739,6 +742,12 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 		s.putParams[i] = pp
 	}
 	s.aliases = c.returnsAlias(fn)
+	s.aliasField = -1
+	if !s.aliases {
+		if f, ok := c.returnsHolder(fn); ok {
+			s.aliases, s.aliasField = true, f
+		}
+	}
 	s.handsOff = c.handsOffParams(fn, s)
 	if len(gets) > 0 && fn.Signature.Results().Len() > 0 {
 		for _, b := range fn.Blocks {
@@ -771,6 +780,61 @@ func (c *checker) returnsAlias(fn *ssa.Function) bool {
 		}
 	}
 	return false
+}
+
+// returnsHolder reports whether result 0 of fn is a fresh struct that
+// holds, in one of its fields, a slice or map loaded from a field of
+// parameter 0 (blevesearch/bleve#847: newSegment(s) returns
+// &Segment{fieldsInv: s.fieldsInv}), and which field of parameter 0.
+func (c *checker) returnsHolder(fn *ssa.Function) (int, bool) {
+	if len(fn.Params) == 0 || fn.Signature.Results().Len() == 0 {
+		return -1, false
+	}
+	if _, ok := derefStruct(fn.Params[0].Type()); !ok {
+		return -1, false
+	}
+	field := -1
+	for _, b := range fn.Blocks {
+		ret, ok := lastInstr(b).(*ssa.Return)
+		if !ok || len(ret.Results) == 0 {
+			continue
+		}
+		alloc, ok := ret.Results[0].(*ssa.Alloc)
+		if !ok || alloc.Referrers() == nil {
+			return -1, false
+		}
+		for _, r := range *alloc.Referrers() {
+			fa, ok := r.(*ssa.FieldAddr)
+			if !ok || fa.Referrers() == nil {
+				continue
+			}
+			for _, rr := range *fa.Referrers() {
+				st, ok := rr.(*ssa.Store)
+				if !ok || st.Addr != fa || !sharesBacking(st.Val.Type()) {
+					continue
+				}
+				v := st.Val
+				for {
+					if sl, ok := v.(*ssa.Slice); ok {
+						v = sl.X
+						continue
+					}
+					break
+				}
+				load, ok := v.(*ssa.UnOp)
+				if !ok || load.Op != token.MUL {
+					continue
+				}
+				if src, ok := load.X.(*ssa.FieldAddr); ok && src.X == fn.Params[0] {
+					if field >= 0 && field != src.Field {
+						return -1, false
+					}
+					field = src.Field
+				}
+			}
+		}
+	}
+	return field, field >= 0
 }
 
 // flowsFrom reports whether v is src, or src converted or merged.

@@ -2,6 +2,7 @@ package useafterput
 
 import (
 	"bytes"
+	"sync"
 	"unsafe"
 )
 
@@ -126,4 +127,44 @@ func copyString(p *[]byte) string {
 	defer slicePool.Put(p)
 	*p = append((*p)[:0], "hello"...)
 	return string(*p)
+}
+
+type builder struct{ names []string }
+
+func (b *builder) reset() { b.names = b.names[:0] }
+
+func (b *builder) drop() { b.names = nil }
+
+type segment struct {
+	names []string
+	n     int
+}
+
+// newSegment keeps the builder's slice in the segment it returns.
+func newSegment(b *builder, n int) *segment {
+	return &segment{names: b.names, n: n}
+}
+
+var builderPool = sync.Pool{New: func() any { return new(builder) }}
+
+// The segment shares the builder's slice, which the next user of the
+// builder overwrites (blevesearch/bleve#847).
+func build(names []string) *segment {
+	b := builderPool.Get().(*builder)
+	b.names = append(b.names, names...)
+	seg := newSegment(b, len(names))
+	b.reset()
+	builderPool.Put(b)
+	return seg // want `b is used after it was put back into the pool`
+}
+
+// The builder lets go of the slice first: the segment holds the only
+// reference, fine.
+func buildDropped(names []string) *segment {
+	b := builderPool.Get().(*builder)
+	b.names = append(b.names, names...)
+	seg := newSegment(b, len(names))
+	b.drop()
+	builderPool.Put(b)
+	return seg
 }
