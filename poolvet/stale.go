@@ -577,7 +577,10 @@ func (c *checker) reextended() map[fieldRef]*ssa.Store {
 						continue
 					}
 					fa, zero, ok := reslice(st)
-					if !ok || zero || clearsElems(fn, fa) {
+					// Re-slicing down (a Truncate) uncovers nothing: only an
+					// explicit growth (x.f[:len(x.f)+1]), or a length chosen
+					// by a Reset's caller, counts.
+					if !ok || zero || clearsElems(fn, fa) || !growsLen(st.Val.(*ssa.Slice), fa) && !resetsByName(fn) {
 						continue
 					}
 					if ref, ok := fieldRefOf(fa); ok && c.reext[ref] == nil {
@@ -597,7 +600,7 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 	if len(re) == 0 {
 		return
 	}
-	if isResetName(fn.Name()) {
+	if resetsByName(fn) {
 		for _, st := range re {
 			if st.Parent() == fn {
 				fa := st.Addr.(*ssa.FieldAddr)
@@ -615,7 +618,7 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 		}
 		for _, tr := range c.truncations(fn, p.key.v) {
 			ref, ok := fieldRefOf(tr)
-			if !ok || re[ref] == nil || isResetName(re[ref].Parent().Name()) {
+			if !ok || re[ref] == nil || !growsLen(re[ref].Val.(*ssa.Slice), re[ref].Addr.(*ssa.FieldAddr)) {
 				continue
 			}
 			c.report(checkNoReset, p.instr.Pos(), nil,
@@ -624,6 +627,34 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 			return
 		}
 	}
+}
+
+// resetsByName reports whether fn is named Reset or reset*: not Truncate
+// or Clear, which shrink.
+func resetsByName(fn *ssa.Function) bool {
+	n := fn.Name()
+	return n == "Reset" || n == "reset" || len(n) > 5 && (n[:5] == "Reset" || n[:5] == "reset")
+}
+
+// growsLen reports whether the high bound of sl is len(x.f) plus something:
+// the slice grows over what lies beyond its old length.
+func growsLen(sl *ssa.Slice, fa *ssa.FieldAddr) bool {
+	bin, ok := sl.High.(*ssa.BinOp)
+	if !ok || bin.Op != token.ADD {
+		return false
+	}
+	for _, x := range []ssa.Value{bin.X, bin.Y} {
+		call, ok := x.(*ssa.Call)
+		if !ok || len(call.Call.Args) != 1 {
+			continue
+		}
+		if b, ok := call.Call.Value.(*ssa.Builtin); ok && b.Name() == "len" {
+			if u, ok := call.Call.Args[0].(*ssa.UnOp); ok && u.Op == token.MUL && sameAddr(u.X, fa, 0) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // truncations returns the fields of obj that fn, or a reset method it calls

@@ -87,3 +87,12 @@ func (m *vtRequest2) unmarshal(names []string) {
 		m.labels[len(m.labels)-1].name = n
 	}
 }
+
+type dnsMsg struct{ answer []*column }
+
+// Truncate shrinks: nothing beyond the old length is uncovered (miekg/dns).
+func (m *dnsMsg) Truncate(n int) {
+	if n < len(m.answer) {
+		m.answer = m.answer[:n]
+	}
+}
