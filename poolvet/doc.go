@@ -12,7 +12,9 @@
 //   - sync.Pool (Get, Put);
 //   - github.com/poolkit/pool.Pool[T] (Get, Put, and the Reset and Keep hooks);
 //   - github.com/poolkit/pool/bytepool (Get, Zeroed, Put, Pool.Get, Pool.Put,
-//     GetBuffer, Pool.GetBuffer and Buffer.Free);
+//     GetBuffer, Pool.GetBuffer and Buffer.Free; Free of a Buffer of the
+//     caller's own, a variable or a field, gives back only its storage, and
+//     the Buffer may be used again);
 //   - wrappers: a function or method that puts one of its parameters into a
 //     pool, or calls another such wrapper, is itself a Put; one that returns
 //     an object it took from a pool is a Get. Wrappers are exported as facts,

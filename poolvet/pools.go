@@ -397,6 +397,9 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 			if p := ce.prim; p != nil {
 				if p.role == rolePut && p.param < len(args) {
 					arg := args[p.param]
+					if p == byteFree && ownedBuffer(arg) {
+						continue // only its storage goes back; the Buffer is the caller's to reuse
+					}
 					puts = append(puts, putSite{instr: ci, args: args, key: rootOf(arg), arg: arg, prim: p, deferred: deferred, param: p.param})
 				} else if call, ok := ci.(*ssa.Call); ok && p.role == roleGet {
 					gets = append(gets, getSite{call: call, args: args, prim: p, resets: c.poolResets(p, args)})
@@ -464,6 +467,18 @@ func onlyStored(a *ssa.Alloc) ssa.Value {
 		}
 	}
 	return v
+}
+
+// ownedBuffer reports whether the *bytepool.Buffer b is memory of the
+// caller (a local variable, a composite literal, new, a field of a
+// struct), not one that GetBuffer handed out: Free gives back only its
+// storage, and the Buffer may be used again.
+func ownedBuffer(b ssa.Value) bool {
+	switch stripConv(b).(type) {
+	case *ssa.Alloc, *ssa.FieldAddr:
+		return true
+	}
+	return false
 }
 
 // resolveCond settles a put that happens when the boolean v is when (and,

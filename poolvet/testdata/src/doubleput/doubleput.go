@@ -114,3 +114,23 @@ func deferInLoop(n int) {
 		defer bufPool.Put(b) // want `b is deferred for Put on every iteration`
 	}
 }
+
+// A Buffer of the caller's own (the zero value) gives back only its
+// storage on Free and may be written and freed again, as Free's doc says.
+func ownBufferReused(lines []string) {
+	var b bytepool.Buffer
+	for _, l := range lines {
+		b.Write([]byte(l))
+		b.Free()
+	}
+	b.Free()
+}
+
+type logger struct{ buf bytepool.Buffer }
+
+// The same with a Buffer held in a struct.
+func (l *logger) line(s string) {
+	l.buf.Write([]byte(s))
+	l.buf.Free()
+	l.buf.Free()
+}
