@@ -123,6 +123,17 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 				}
 			case ssa.CallInstruction:
 				com := x.Common()
+				// A function of the package that clears fields of the
+				// object it is passed (t.zero() setting t.ctx = nil).
+				if g := com.StaticCallee(); g != nil && g.Pkg != nil && g.Pkg.Pkg == c.pass.Pkg && len(g.Params) == len(com.Args) {
+					for i, a := range com.Args {
+						if partOf(a, al) {
+							for f := range clearedFields(g, g.Params[i]) {
+								detached[f] = true
+							}
+						}
+					}
+				}
 				// Reset(), clear(obj), a reset* helper: assume it clears.
 				for _, a := range com.Args {
 					if partOf(a, al) && (isResetCallee(com) || isClearBuiltin(com)) {
@@ -144,6 +155,24 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 			c.objName(p), a.what, c.shortPos(a.pos))
 		return
 	}
+}
+
+// clearedFields returns the fields of the object prm that fn stores
+// something into that is not one of its parameters (nil, a zero value).
+func clearedFields(fn *ssa.Function, prm *ssa.Parameter) map[int]bool {
+	out := map[int]bool{}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			if fa, ok := st.Addr.(*ssa.FieldAddr); ok && fa.X == prm && !fromParam(st.Val) {
+				out[fa.Field] = true
+			}
+		}
+	}
+	return out
 }
 
 // isResetCallee reports whether a static call's function name says it

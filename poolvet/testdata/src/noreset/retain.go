@@ -88,3 +88,25 @@ func count(name string) {
 	c.n++
 	counterPool.Put(c)
 }
+
+type task struct {
+	ctx context.Context
+	f   func()
+}
+
+func (t *task) zero() { t.ctx, t.f = nil, nil }
+
+var taskPool = sync.Pool{New: func() any { return new(task) }}
+
+func newTask(ctx context.Context, f func()) *task {
+	t := taskPool.Get().(*task)
+	t.ctx, t.f = ctx, f
+	return t
+}
+
+// A method clears the context before the Put (bytedance/gopkg's gopool):
+// fine.
+func (t *task) Recycle() { // want Recycle:`pool:put\(0\)`
+	t.zero()
+	taskPool.Put(t)
+}
