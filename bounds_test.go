@@ -146,32 +146,56 @@ func TestCapacityOneGoroutine(t *testing.T) {
 	for _, procs := range procsToTry {
 		withProcs(t, procs, func(t *testing.T) {
 			for _, cfg := range []struct{ max, min int }{{1024, 16}, {64, 0}, {10, 10}, {2, 1}} {
-				k := cfg.max / 2
-				p := pool.Pool[*int]{MaxIdle: cfg.max, MinIdle: cfg.min}
-				held := make([]*int, k)
-				for i := range held {
-					held[i] = new(int)
-				}
-				for _, x := range held {
-					p.Put(x)
-				}
-				hits := 0
-				for range k {
-					if p.Get() != nil {
-						hits++
+				// The goroutine can move to another P between its Puts and
+				// its Gets (seen 2 times in 1,600 rounds under -race); the
+				// objects then wait in the first P's cache, which other Ps
+				// see only after the next GC, as documented. A round that
+				// misses is tried again; a pool that loses objects misses
+				// every time.
+				var failure string
+				for attempt := 0; attempt < 3; attempt++ {
+					failure = capacityRound(cfg.max, cfg.min)
+					if failure == "" {
+						break
 					}
+					t.Logf("attempt %d: %s", attempt+1, failure)
 				}
-				if pool.RaceEnabled {
-					// Put drops one object in four on purpose.
-					s := p.Stats()
-					k -= int(s.Drops)
-				}
-				if 10*hits < 9*k {
-					t.Fatalf("MaxIdle %d MinIdle %d: %d hits of %d; want >= 90%% (Stats %+v)", cfg.max, cfg.min, hits, k, p.Stats())
+				if failure != "" {
+					t.Fatal(failure)
 				}
 			}
 		})
 	}
+}
+
+// capacityRound puts max/2 objects into a fresh pool and gets them back
+// from the same goroutine; it describes the failure if fewer than 90% come
+// back.
+func capacityRound(max, min int) string {
+	k := max / 2
+	p := pool.Pool[*int]{MaxIdle: max, MinIdle: min}
+	held := make([]*int, k)
+	for i := range held {
+		held[i] = new(int)
+	}
+	for _, x := range held {
+		p.Put(x)
+	}
+	hits := 0
+	for range k {
+		if p.Get() != nil {
+			hits++
+		}
+	}
+	if pool.RaceEnabled {
+		// Put drops one object in four on purpose.
+		s := p.Stats()
+		k -= int(s.Drops)
+	}
+	if 10*hits < 9*k {
+		return fmt.Sprintf("MaxIdle %d MinIdle %d: %d hits of %d; want >= 90%% (Stats %+v)", max, min, hits, k, p.Stats())
+	}
+	return ""
 }
 
 // TestBudgetAfterLockedThreadExits: budget credit held by threads that exit
