@@ -64,8 +64,8 @@ func (c *checker) staleFields(id any) (fieldSet, token.Pos) {
 				if obj == nil {
 					continue
 				}
-				r := c.readsBeforeWrites(fn, obj, g.call, 0)
-				r.fields &= scalarFields(st) & written[derefType(obj.Type())]
+				u, pos := c.fieldFlow(fn, obj, g.call, 0)
+				r := staleRead{fields: u.reads & scalarFields(st) & written[derefType(obj.Type())], pos: pos}
 				if r.fields != 0 {
 					old := c.stale[gid]
 					if old.fields == 0 {
@@ -135,8 +135,7 @@ func (c *checker) writtenFields() map[types.Type]fieldSet {
 					continue
 				}
 				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && fa.Field < 64 {
-					t := derefType(fa.X.Type())
-					out[typeKey(out, t)] |= 1 << fa.Field
+					out[derefType(fa.X.Type())] |= 1 << fa.Field
 				}
 			}
 		}
@@ -144,29 +143,13 @@ func (c *checker) writtenFields() map[types.Type]fieldSet {
 	return out
 }
 
-// typeKey returns the key of out identical to t, so that the map can be
-// indexed by types that are identical but not the same object.
-func typeKey(out map[types.Type]fieldSet, t types.Type) types.Type {
-	for k := range out {
-		if types.Identical(k, t) {
-			return k
-		}
-	}
-	return t
-}
-
-// readsBeforeWrites follows the object obj (a value of fn, or a parameter)
-// from the instruction after start (nil: the entry) and returns the fields
-// read on some path before any write. Writes on every path are in the
-// result's writes only when obj is a parameter (start nil).
-func (c *checker) readsBeforeWrites(fn *ssa.Function, obj ssa.Value, start ssa.Instruction, depth int) staleRead {
-	u, r := c.fieldFlow(fn, obj, start, depth)
-	return staleRead{fields: u.reads, pos: r}
-}
-
-// fieldFlow runs a must-write analysis of the fields of obj over fn's
-// control-flow graph: the state of a path is the set of fields written on
-// it so far; where paths join, only fields written on all of them count.
+// fieldFlow follows the object obj (a value of fn, or a parameter) from the
+// instruction after start (nil: the entry) with a must-write analysis of
+// its fields over fn's control-flow graph: the state of a path is the set
+// of fields written on it so far; where paths join, only fields written on
+// all of them count. It returns the fields read on some path before being
+// written (and where the first such read is), those written on every path
+// to a return, and those written on some path.
 func (c *checker) fieldFlow(fn *ssa.Function, obj ssa.Value, start ssa.Instruction, depth int) (fieldUse, token.Pos) {
 	al := c.aliasesOf(fn, objKey{obj, false}, true)
 	direct := map[ssa.Value]bool{obj: true}
@@ -247,7 +230,7 @@ func (c *checker) fieldFlow(fn *ssa.Function, obj ssa.Value, start ssa.Instructi
 				len(callee.Params) != len(com.Args) || isResetName(callee.Name()) {
 				return allFields // unknown code: assume it initialises the object
 			}
-			cu, _ := c.paramFieldUse(callee, passed, depth+1)
+			cu := c.paramFieldUse(callee, passed, depth+1)
 			if record {
 				use.may |= cu.may
 			}
@@ -340,10 +323,10 @@ func (c *checker) fieldFlow(fn *ssa.Function, obj ssa.Value, start ssa.Instructi
 }
 
 // paramFieldUse returns what fn does to the fields of its parameter i.
-func (c *checker) paramFieldUse(fn *ssa.Function, i, depth int) (fieldUse, bool) {
+func (c *checker) paramFieldUse(fn *ssa.Function, i, depth int) fieldUse {
 	key := paramKey{fn, i}
 	if u, ok := c.fieldUses[key]; ok {
-		return u, true
+		return u
 	}
 	if c.fieldUses == nil {
 		c.fieldUses = map[paramKey]fieldUse{}
@@ -351,7 +334,7 @@ func (c *checker) paramFieldUse(fn *ssa.Function, i, depth int) (fieldUse, bool)
 	c.fieldUses[key] = fieldUse{writes: allFields} // while in progress (recursion)
 	u, _ := c.fieldFlow(fn, fn.Params[i], nil, depth)
 	c.fieldUses[key] = u
-	return u, true
+	return u
 }
 
 // paramKey names a parameter of a function.
@@ -468,7 +451,17 @@ func sameID(a, b any) bool { return a != nil && a == b }
 // isZeroConst reports whether v is the zero constant of its type.
 func isZeroConst(v ssa.Value) bool {
 	k, ok := v.(*ssa.Const)
-	return ok && k.IsNil() || ok && k.Value != nil && k.Value.String() == "0" || ok && k.Value != nil && k.Value.ExactString() == `""` || ok && k.Value != nil && k.Value.ExactString() == "false"
+	if !ok {
+		return false
+	}
+	if k.Value == nil {
+		return true // nil, or the zero value of a struct or array
+	}
+	switch k.Value.ExactString() {
+	case "0", `""`, "false":
+		return true
+	}
+	return false
 }
 
 // joinNames joins names as "a, b and c".
