@@ -11,8 +11,21 @@ import (
 // aliasingCalls are methods whose result shares memory with their receiver.
 // Methods that copy, such as (*bytes.Buffer).String, are deliberately absent.
 var aliasingCalls = map[string]bool{
-	"bytes.Buffer.Bytes":                  true,
-	"bytes.Buffer.AvailableBuffer":        true,
+	"bytes.Buffer.Bytes":           true,
+	"bytes.Buffer.AvailableBuffer": true,
+	// reflect views of the object: interior pointers and slices.
+	"reflect.Value.Bytes":                 true,
+	"reflect.Value.Pointer":               true,
+	"reflect.Value.UnsafePointer":         true,
+	"reflect.Value.UnsafeAddr":            true,
+	"reflect.Value.Interface":             true,
+	"reflect.Value.Slice":                 true,
+	"reflect.Value.Slice3":                true,
+	"reflect.Value.Index":                 true,
+	"reflect.Value.Elem":                  true,
+	"reflect.Value.Field":                 true,
+	"reflect.Value.FieldByName":           true,
+	"reflect.Value.Addr":                  true,
 	bytepoolPath + ".Buffer.Bytes":        true,
 	bytepoolPath + ".Buffer.AvailableBuf": true,
 }
@@ -340,6 +353,7 @@ var keeping = map[string][]int{
 	"context.WithCancel":             {0},
 	"context.WithTimeout":            {0},
 	"context.WithDeadline":           {0},
+	"reflect.ValueOf":                {0},
 }
 
 // keepsArg reports whether the result of a call keeps a reference to v,

@@ -2,6 +2,7 @@ package useafterput
 
 import (
 	"bytes"
+	"reflect"
 	"sync"
 	"unsafe"
 )
@@ -167,4 +168,18 @@ func buildDropped(names []string) *segment {
 	b.drop()
 	builderPool.Put(b)
 	return seg
+}
+
+// An interior pointer taken through reflect outlives the deferred Put.
+func reflectPointer(p *[]byte) unsafe.Pointer {
+	defer slicePool.Put(p)
+	*p = append((*p)[:0], "hello"...)
+	return reflect.ValueOf(*p).UnsafePointer() // want `returned value shares memory with p, which the deferred Put`
+}
+
+// Its length is not memory: fine.
+func reflectLen(p *[]byte) int {
+	defer slicePool.Put(p)
+	*p = append((*p)[:0], "hello"...)
+	return reflect.ValueOf(*p).Len()
 }
