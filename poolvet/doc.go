@@ -36,8 +36,9 @@
 //     request (which may read the body after Do returns), passed to a
 //     function that does one of these, or stored in a package-level
 //     variable, a field of the receiver or a variable captured from the
-//     enclosing function earlier on a path with no channel receive,
-//     select, or Wait/Lock/Do-style call between the hand-off and the Put.
+//     enclosing function earlier on a path with no channel receive, select
+//     case (other than a context's Done or a timer), or Wait/Lock/Do-style
+//     call between the hand-off and the Put.
 //   - doubleput: the same object is put twice on one path, including a Put in
 //     a loop body of an object defined outside it, and an explicit Put of an
 //     object whose Put is already deferred.

@@ -66,11 +66,12 @@ func (c *checker) checkDeferredHandOffs(fn *ssa.Function, t *tracker, p *putSite
 	for _, h := range hs {
 		registered := precedes(p.instr, h.instr)
 		found := false
+		t.pruneOrdering = true
 		t.walk(h.instr, func(instr ssa.Instruction, _ *path) action {
 			if instr == p.instr {
 				registered = true
 			}
-			if c.isSync(instr) {
+			if c.isHandOffSync(instr) {
 				return stopPath
 			}
 			if _, ok := instr.(*ssa.Return); ok && registered {
@@ -79,6 +80,7 @@ func (c *checker) checkDeferredHandOffs(fn *ssa.Function, t *tracker, p *putSite
 			}
 			return next
 		})
+		t.pruneOrdering = false
 		if found {
 			c.report(checkUseAfterPut, h.instr.Pos(), nil,
 				"%s is handed to %s here, but the deferred Put at line %d gives it back to the pool when the function returns without waiting for that user: the next Get can hand the object to another user mid-use",
@@ -109,17 +111,86 @@ func precedes(a, b ssa.Instruction) bool {
 // from h on a path without synchronisation.
 func (c *checker) putFollows(t *tracker, h ssa.Instruction, p *putSite) bool {
 	found := false
+	t.pruneOrdering = true
+	defer func() { t.pruneOrdering = false }()
 	t.walk(h, func(instr ssa.Instruction, path *path) action {
 		if instr == p.instr && t.sameObject(path, p.key) {
 			found = true
 			return stopAll
 		}
-		if c.isSync(instr) {
+		if c.isHandOffSync(instr) {
 			return stopPath
 		}
 		return next
 	})
 	return found
+}
+
+// isHandOffSync is isSync for the walks after a hand-off: a select with a
+// case that does not order the other goroutine's work (a context's Done,
+// time.After, a timer) is not a sync by itself; the walk follows that
+// case, and stops on the paths of the other cases (tracker.pruneOrdering).
+func (c *checker) isHandOffSync(instr ssa.Instruction) bool {
+	if sel, ok := instr.(*ssa.Select); ok {
+		for k := range sel.States {
+			if !orderingCase(sel, k) {
+				return false
+			}
+		}
+		return !sel.Blocking // a default case does not wait
+	}
+	return c.isSync(instr)
+}
+
+// orderingCase reports whether taking case k of sel orders another
+// goroutine's work before what follows: a receive from a channel, except a
+// context's Done, time.After or time.Tick, and a timer's or ticker's C.
+// A send case counts as ordering (precision first).
+func orderingCase(sel *ssa.Select, k int) bool {
+	if k < 0 || k >= len(sel.States) {
+		return false
+	}
+	st := sel.States[k]
+	if st.Dir != types.RecvOnly {
+		return true
+	}
+	switch ch := st.Chan.(type) {
+	case *ssa.Call:
+		if ch.Call.IsInvoke() && ch.Call.Method.Name() == "Done" {
+			return false
+		}
+		switch calleeName(&ch.Call) {
+		case "time.After", "time.Tick", "context.Context.Done":
+			return false
+		}
+	case *ssa.UnOp:
+		if fa, ok := ch.X.(*ssa.FieldAddr); ok && ch.Op == token.MUL {
+			if n, ok := types.Unalias(derefType(fa.X.Type())).(*types.Named); ok && n.Obj().Pkg() != nil &&
+				n.Obj().Pkg().Path() == "time" && (n.Obj().Name() == "Timer" || n.Obj().Name() == "Ticker") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// selectCase returns the select and the case that an if's condition tests
+// (index == k, as SSA tests the cases of a select one by one).
+func selectCase(cond ssa.Value) (*ssa.Select, int, bool) {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok || bin.Op != token.EQL {
+		return nil, 0, false
+	}
+	ex, ok := bin.X.(*ssa.Extract)
+	k, ok2 := bin.Y.(*ssa.Const)
+	if !ok || !ok2 || ex.Index != 0 || k.Value == nil {
+		return nil, 0, false
+	}
+	sel, ok := ex.Tuple.(*ssa.Select)
+	if !ok {
+		return nil, 0, false
+	}
+	return sel, int(k.Int64()), true
 }
 
 // handOffs returns the instructions of fn that hand the tracked object, or
@@ -294,8 +365,10 @@ func (c *checker) mayHandOff(fn *ssa.Function) bool {
 // synchronisation.
 func (c *checker) returnsAfter(t *tracker, h ssa.Instruction) bool {
 	found := false
+	t.pruneOrdering = true
+	defer func() { t.pruneOrdering = false }()
 	t.walk(h, func(instr ssa.Instruction, _ *path) action {
-		if c.isSync(instr) {
+		if c.isHandOffSync(instr) {
 			return stopPath
 		}
 		if _, ok := instr.(*ssa.Return); ok {

@@ -36,6 +36,9 @@ type tracker struct {
 	// seed holds booleans known at the start of a walk: after a call that
 	// puts only when a flag is true, the walk follows that case.
 	seed map[ssa.Value]bool
+	// pruneOrdering makes the walk skip the cases of a select that order
+	// another goroutine's work first (see isHandOffSync).
+	pruneOrdering bool
 }
 
 func (c *checker) newTracker(fn *ssa.Function, key objKey) *tracker {
@@ -269,6 +272,11 @@ func (t *tracker) walk(from ssa.Instruction, visit func(ssa.Instruction, *path) 
 			continue
 		}
 		succs := it.b.Succs
+		if ifi, ok := lastInstr(it.b).(*ssa.If); ok && len(succs) == 2 && t.pruneOrdering {
+			if sel, k, ok := selectCase(ifi.Cond); ok && orderingCase(sel, k) {
+				succs = succs[1:]
+			}
+		}
 		if ifi, ok := lastInstr(it.b).(*ssa.If); ok && len(succs) == 2 {
 			if v, known := p.eval(ifi.Cond); known {
 				if v {

@@ -146,3 +146,62 @@ func flushThenPut() {
 	e.Flush()
 	encPool.Put(e)
 }
+
+// Upload hands buf to a worker and returns early when the context is
+// cancelled, while the worker may still read buf.
+func Upload(ctx context.Context, buf *bytes.Buffer, send func(*bytes.Buffer) error) error { // want Upload:`pool:handoff\(1\)`
+	errc := make(chan error, 1)
+	go func() { errc <- send(buf) }()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case err := <-errc:
+		return err
+	}
+}
+
+func uploadPooled(ctx context.Context, send func(*bytes.Buffer) error) error {
+	buf := bodyPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer putBody(buf)
+	return Upload(ctx, buf, send) // want `buf is handed to Upload, which passes it on to a user that outlives the call`
+}
+
+// UploadWait always waits for the worker: not a hand-off.
+func UploadWait(ctx context.Context, buf *bytes.Buffer, send func(*bytes.Buffer) error) error {
+	errc := make(chan error, 1)
+	go func() { errc <- send(buf) }()
+	return <-errc
+}
+
+func uploadWaited(ctx context.Context, send func(*bytes.Buffer) error) error {
+	buf := bodyPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer putBody(buf)
+	return UploadWait(ctx, buf, send)
+}
+
+// A hand-off to a goroutine, then a Put on the path where the context was
+// cancelled first.
+func cancelThenPut(ctx context.Context, work chan *bytes.Buffer, done chan struct{}) {
+	buf := bodyPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	work <- buf
+	select {
+	case <-ctx.Done():
+	case <-done:
+	}
+	putBody(buf) // want `buf is put back into the pool while the receiver of the channel send`
+}
+
+// Waiting for the worker on every path: fine.
+func waitThenPut(work chan *bytes.Buffer, done, stop chan struct{}) {
+	buf := bodyPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	work <- buf
+	select {
+	case <-stop:
+	case <-done:
+	}
+	putBody(buf)
+}
