@@ -285,15 +285,7 @@ func (c *checker) aliasingCall(com *ssa.CallCommon, v ssa.Value) bool {
 	if ce, ok := c.calleeOf(com); ok && ce.sum != nil && ce.sum.aliases {
 		return true
 	}
-	fn := com.StaticCallee()
-	if fn == nil {
-		return false
-	}
-	obj, _ := fn.Object().(*types.Func)
-	if obj == nil || obj.Pkg() == nil {
-		return false
-	}
-	return aliasingCalls[obj.Pkg().Path()+"."+recvName(obj)+"."+obj.Name()]
+	return !com.IsInvoke() && aliasingCalls[calleeName(com)]
 }
 
 // unsafeView reports whether a call is unsafe.String, unsafe.Slice,

@@ -169,32 +169,25 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 // (go-resty/resty#745, CVE-2023-45286).
 func (c *checker) checkHeldPut(fn *ssa.Function, p *putSite, putAt map[ssa.Instruction][]*putSite, double func(q, p *putSite, format string)) {
 	alloc, ok := p.key.v.(*ssa.Alloc)
-	if !ok || p.key.cell || alloc.Referrers() == nil {
+	if !ok || p.key.cell {
 		return
 	}
 	var held ssa.Value
-	for _, r := range *alloc.Referrers() {
-		fa, ok := r.(*ssa.FieldAddr)
-		if !ok || fa.Referrers() == nil {
+	for _, st := range fieldStores(alloc) {
+		if !pointerLike(st.Val.Type()) {
 			continue
 		}
-		for _, rr := range *fa.Referrers() {
-			st, ok := rr.(*ssa.Store)
-			if !ok || st.Addr != fa || !pointerLike(st.Val.Type()) {
-				continue
-			}
-			u, ok := rootOf(st.Val).v.(*ssa.UnOp)
-			if !ok || u.Op != token.MUL {
-				continue
-			}
-			if _, ok := u.X.(*ssa.FieldAddr); !ok {
-				continue
-			}
-			if held != nil && held != u {
-				return // two candidates: the fact does not say which field is put
-			}
-			held = u
+		u, ok := rootOf(st.Val).v.(*ssa.UnOp)
+		if !ok || u.Op != token.MUL {
+			continue
 		}
+		if _, ok := u.X.(*ssa.FieldAddr); !ok {
+			continue
+		}
+		if held != nil && held != u {
+			return // two candidates: the fact does not say which field is put
+		}
+		held = u
 	}
 	if held == nil {
 		return

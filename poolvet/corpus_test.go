@@ -67,13 +67,13 @@ type expectation struct {
 
 // caseScore is what the analyzer reported on one case.
 type caseScore struct {
-	name                string
-	checks              []string          // checks the expectations name
-	perCheck            map[string][2]int // check -> expected, found
-	expected, found     int
-	extra               []string // reports in bug at lines without expectation
-	fixedReports        []string // reports in the fixed twin
-	missed, fixedDetail []string
+	name            string
+	checks          []string          // checks the expectations name
+	perCheck        map[string][2]int // check -> expected, found
+	expected, found int
+	extra           []string // reports in bug at lines without expectation
+	fixedReports    []string // reports in the fixed twin
+	missed          []string
 }
 
 func scoreCorpus(t *testing.T, part string) {

@@ -66,13 +66,9 @@ func (c *checker) checkDeferredHandOffs(fn *ssa.Function, t *tracker, p *putSite
 	for _, h := range hs {
 		registered := precedes(p.instr, h.instr)
 		found := false
-		t.pruneOrdering = true
-		t.walk(h.instr, func(instr ssa.Instruction, _ *path) action {
+		t.walkAfterHandOff(h.instr, func(instr ssa.Instruction, _ *path) action {
 			if instr == p.instr {
 				registered = true
-			}
-			if c.isHandOffSync(instr) {
-				return stopPath
 			}
 			if _, ok := instr.(*ssa.Return); ok && registered {
 				found = true
@@ -80,7 +76,6 @@ func (c *checker) checkDeferredHandOffs(fn *ssa.Function, t *tracker, p *putSite
 			}
 			return next
 		})
-		t.pruneOrdering = false
 		if found {
 			c.report(checkUseAfterPut, h.instr.Pos(), nil,
 				"%s is handed to %s here, but the deferred Put at line %d gives it back to the pool when the function returns without waiting for that user: the next Get can hand the object to another user mid-use",
@@ -111,15 +106,10 @@ func precedes(a, b ssa.Instruction) bool {
 // from h on a path without synchronisation.
 func (c *checker) putFollows(t *tracker, h ssa.Instruction, p *putSite) bool {
 	found := false
-	t.pruneOrdering = true
-	defer func() { t.pruneOrdering = false }()
-	t.walk(h, func(instr ssa.Instruction, path *path) action {
+	t.walkAfterHandOff(h, func(instr ssa.Instruction, path *path) action {
 		if instr == p.instr && t.sameObject(path, p.key) {
 			found = true
 			return stopAll
-		}
-		if c.isHandOffSync(instr) {
-			return stopPath
 		}
 		return next
 	})
@@ -129,7 +119,7 @@ func (c *checker) putFollows(t *tracker, h ssa.Instruction, p *putSite) bool {
 // isHandOffSync is isSync for the walks after a hand-off: a select with a
 // case that does not order the other goroutine's work (a context's Done,
 // time.After, a timer) is not a sync by itself; the walk follows that
-// case, and stops on the paths of the other cases (tracker.pruneOrdering).
+// case, and stops on the paths of the other cases (walkAfterHandOff).
 func (c *checker) isHandOffSync(instr ssa.Instruction) bool {
 	if sel, ok := instr.(*ssa.Select); ok {
 		for k := range sel.States {
@@ -365,12 +355,7 @@ func (c *checker) mayHandOff(fn *ssa.Function) bool {
 // synchronisation.
 func (c *checker) returnsAfter(t *tracker, h ssa.Instruction) bool {
 	found := false
-	t.pruneOrdering = true
-	defer func() { t.pruneOrdering = false }()
-	t.walk(h, func(instr ssa.Instruction, _ *path) action {
-		if c.isHandOffSync(instr) {
-			return stopPath
-		}
+	t.walkAfterHandOff(h, func(instr ssa.Instruction, _ *path) action {
 		if _, ok := instr.(*ssa.Return); ok {
 			found = true
 			return stopAll

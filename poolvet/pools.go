@@ -815,41 +815,55 @@ func (c *checker) returnsHolder(fn *ssa.Function) (int, bool) {
 			continue
 		}
 		alloc, ok := ret.Results[0].(*ssa.Alloc)
-		if !ok || alloc.Referrers() == nil {
+		if !ok {
 			return -1, false
 		}
-		for _, r := range *alloc.Referrers() {
-			fa, ok := r.(*ssa.FieldAddr)
-			if !ok || fa.Referrers() == nil {
+		for _, st := range fieldStores(alloc) {
+			if !sharesBacking(st.Val.Type()) {
 				continue
 			}
-			for _, rr := range *fa.Referrers() {
-				st, ok := rr.(*ssa.Store)
-				if !ok || st.Addr != fa || !sharesBacking(st.Val.Type()) {
+			v := st.Val
+			for {
+				if sl, ok := v.(*ssa.Slice); ok {
+					v = sl.X
 					continue
 				}
-				v := st.Val
-				for {
-					if sl, ok := v.(*ssa.Slice); ok {
-						v = sl.X
-						continue
-					}
-					break
+				break
+			}
+			load, ok := v.(*ssa.UnOp)
+			if !ok || load.Op != token.MUL {
+				continue
+			}
+			if src, ok := load.X.(*ssa.FieldAddr); ok && src.X == fn.Params[0] {
+				if field >= 0 && field != src.Field {
+					return -1, false
 				}
-				load, ok := v.(*ssa.UnOp)
-				if !ok || load.Op != token.MUL {
-					continue
-				}
-				if src, ok := load.X.(*ssa.FieldAddr); ok && src.X == fn.Params[0] {
-					if field >= 0 && field != src.Field {
-						return -1, false
-					}
-					field = src.Field
-				}
+				field = src.Field
 			}
 		}
 	}
 	return field, field >= 0
+}
+
+// fieldStores returns the stores into fields of the local struct alloc
+// (the field values of a composite literal).
+func fieldStores(alloc *ssa.Alloc) []*ssa.Store {
+	var out []*ssa.Store
+	if alloc.Referrers() == nil {
+		return nil
+	}
+	for _, r := range *alloc.Referrers() {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.Referrers() == nil {
+			continue
+		}
+		for _, rr := range *fa.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == fa {
+				out = append(out, st)
+			}
+		}
+	}
+	return out
 }
 
 // flowsFrom reports whether v is src, or src converted or merged.
@@ -951,82 +965,70 @@ func storesTo(fn *ssa.Function, fa *ssa.FieldAddr) bool {
 //
 // With flag set, paths are followed only where the boolean flag is when.
 func mustPass(fn *ssa.Function, instrs []ssa.Instruction, obj ssa.Value, flag ssa.Value, when bool) bool {
-	if len(fn.Blocks) == 0 || len(instrs) == 0 {
+	if len(instrs) == 0 {
 		return false
 	}
-	at := map[*ssa.BasicBlock]bool{}
-	for _, instr := range instrs {
-		at[instr.Block()] = true
-	}
-	seen := map[*ssa.BasicBlock]bool{fn.Blocks[0]: true}
-	work := []*ssa.BasicBlock{fn.Blocks[0]}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if at[b] {
-			continue
-		}
-		last := lastInstr(b)
-		if _, ok := last.(*ssa.Return); ok {
-			return false
-		}
-		succs := b.Succs
-		if ifi, ok := last.(*ssa.If); ok && len(succs) == 2 {
-			if flag != nil && isFlag(ifi.Cond, flag) {
-				if v, _ := flagValue(ifi.Cond, flag, when); v {
-					succs = succs[:1]
-				} else {
-					succs = succs[1:]
-				}
-			} else if bin, ok := ifi.Cond.(*ssa.BinOp); ok {
+	at := blocksOf(instrs)
+	returns := searchBlocks(fn, at, func(b *ssa.BasicBlock) []*ssa.BasicBlock {
+		succs := flagSuccs(b, flag, when)
+		if ifi, ok := lastInstr(b).(*ssa.If); ok && len(succs) == 2 {
+			if bin, ok := ifi.Cond.(*ssa.BinOp); ok {
 				if isNilCheckOf(bin, obj) {
 					if bin.Op == token.NEQ {
-						succs = succs[:1] // the true branch: obj != nil
-					} else {
-						succs = succs[1:] // the false branch of obj == nil
+						return succs[:1] // the true branch: obj != nil
 					}
-				} else if small, ok := sizeGuard(bin, obj); ok {
-					succs = succs[small : small+1]
+					return succs[1:] // the false branch of obj == nil
+				}
+				if small, ok := sizeGuard(bin, obj); ok {
+					return succs[small : small+1]
 				}
 			}
 		}
-		for _, s := range succs {
-			if !seen[s] {
-				seen[s] = true
-				work = append(work, s)
-			}
-		}
-	}
-	return true
+		return succs
+	}, func(b *ssa.BasicBlock) bool {
+		_, ok := lastInstr(b).(*ssa.Return)
+		return !at[b] && ok
+	})
+	return len(fn.Blocks) > 0 && !returns
 }
 
 // reaches reports whether some path from the entry of fn where the boolean
 // flag is when reaches one of instrs.
 func reaches(fn *ssa.Function, instrs []ssa.Instruction, flag ssa.Value, when bool) bool {
-	if len(fn.Blocks) == 0 {
-		return false
-	}
+	at := blocksOf(instrs)
+	return searchBlocks(fn, at, func(b *ssa.BasicBlock) []*ssa.BasicBlock {
+		return flagSuccs(b, flag, when)
+	}, func(b *ssa.BasicBlock) bool { return at[b] })
+}
+
+// blocksOf returns the set of blocks of instrs.
+func blocksOf(instrs []ssa.Instruction) map[*ssa.BasicBlock]bool {
 	at := map[*ssa.BasicBlock]bool{}
 	for _, instr := range instrs {
 		at[instr.Block()] = true
+	}
+	return at
+}
+
+// searchBlocks reports whether a block for which found is true can be
+// reached from the entry of fn, following succs and going no further than
+// the blocks in stop.
+func searchBlocks(fn *ssa.Function, stop map[*ssa.BasicBlock]bool, succs func(*ssa.BasicBlock) []*ssa.BasicBlock, found func(*ssa.BasicBlock) bool) bool {
+	if len(fn.Blocks) == 0 {
+		return false
 	}
 	seen := map[*ssa.BasicBlock]bool{fn.Blocks[0]: true}
 	work := []*ssa.BasicBlock{fn.Blocks[0]}
 	for len(work) > 0 {
 		b := work[len(work)-1]
 		work = work[:len(work)-1]
-		if at[b] {
+		if found(b) {
 			return true
 		}
-		succs := b.Succs
-		if ifi, ok := lastInstr(b).(*ssa.If); ok && len(succs) == 2 && isFlag(ifi.Cond, flag) {
-			if v, _ := flagValue(ifi.Cond, flag, when); v {
-				succs = succs[:1]
-			} else {
-				succs = succs[1:]
-			}
+		if stop[b] {
+			continue
 		}
-		for _, s := range succs {
+		for _, s := range succs(b) {
 			if !seen[s] {
 				seen[s] = true
 				work = append(work, s)
@@ -1034,6 +1036,19 @@ func reaches(fn *ssa.Function, instrs []ssa.Instruction, flag ssa.Value, when bo
 		}
 	}
 	return false
+}
+
+// flagSuccs returns the successors of b, only the one the boolean flag
+// leads to when it is when if b branches on it (flag may be nil).
+func flagSuccs(b *ssa.BasicBlock, flag ssa.Value, when bool) []*ssa.BasicBlock {
+	succs := b.Succs
+	if ifi, ok := lastInstr(b).(*ssa.If); ok && len(succs) == 2 && flag != nil && isFlag(ifi.Cond, flag) {
+		if v, _ := flagValue(ifi.Cond, flag, when); v {
+			return succs[:1]
+		}
+		return succs[1:]
+	}
+	return succs
 }
 
 // isFlag reports whether cond is flag, a load of it, or its negation.

@@ -63,11 +63,7 @@ func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 			if !ok || !c.flowsFrom(fa.X, get) || !fromParam(x.Val) || !isNamed(x.Val.Type(), "context", "Context") {
 				continue
 			}
-			st, ok := derefStruct(fa.X.Type())
-			if !ok || fa.Field >= st.NumFields() {
-				continue
-			}
-			out = append(out, attach{fa.Field, "field " + st.Field(fa.Field).Name(), x.Pos()})
+			out = append(out, attach{fa.Field, "field " + fieldName(fa), x.Pos()})
 		}
 	}
 	return out

@@ -37,8 +37,26 @@ type tracker struct {
 	// puts only when a flag is true, the walk follows that case.
 	seed map[ssa.Value]bool
 	// pruneOrdering makes the walk skip the cases of a select that order
-	// another goroutine's work first (see isHandOffSync).
+	// another goroutine's work first (see isHandOffSync); set by
+	// walkAfterHandOff only.
 	pruneOrdering bool
+}
+
+// walkAfterHandOff is walk for the paths after a hand-off, which end at
+// what orders the other user first: a sync (isHandOffSync) stops a path,
+// and of a select only the cases that order nothing are followed.
+func (t *tracker) walkAfterHandOff(from ssa.Instruction, visit func(ssa.Instruction, *path) action) {
+	t.pruneOrdering = true
+	defer func() { t.pruneOrdering = false }()
+	t.walk(from, func(instr ssa.Instruction, p *path) action {
+		if a := visit(instr, p); a != next {
+			return a
+		}
+		if t.c.isHandOffSync(instr) {
+			return stopPath
+		}
+		return next
+	})
 }
 
 func (c *checker) newTracker(fn *ssa.Function, key objKey) *tracker {
@@ -272,13 +290,10 @@ func (t *tracker) walk(from ssa.Instruction, visit func(ssa.Instruction, *path) 
 			continue
 		}
 		succs := it.b.Succs
-		if ifi, ok := lastInstr(it.b).(*ssa.If); ok && len(succs) == 2 && t.pruneOrdering {
-			if sel, k, ok := selectCase(ifi.Cond); ok && orderingCase(sel, k) {
-				succs = succs[1:]
-			}
-		}
 		if ifi, ok := lastInstr(it.b).(*ssa.If); ok && len(succs) == 2 {
-			if v, known := p.eval(ifi.Cond); known {
+			if sel, k, ok := selectCase(ifi.Cond); ok && t.pruneOrdering && orderingCase(sel, k) {
+				succs = succs[1:]
+			} else if v, known := p.eval(ifi.Cond); known {
 				if v {
 					succs = succs[:1]
 				} else {
