@@ -66,14 +66,23 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 			// Put that always puts it is a double Put on the paths where
 			// the callee did, unless the caller looks at what the callee
 			// returned (if !r.recycleIfDone() { ...; Put(r) }).
-			if !p.deferred && !resultUsed(p.instr) {
+			if !p.deferred {
 				t := c.newTracker(fn, p.key)
 				if p.condOn != nil {
 					// It puts where the flag has that value: follow only
 					// those paths (if !done { put(r) } after it is fine).
 					t.seed = map[ssa.Value]bool{p.condOn: p.condWhen}
 				}
+				call, _ := p.instr.(*ssa.Call)
 				t.walk(p.instr, func(instr ssa.Instruction, path *path) action {
+					// A branch on what the callee returned may tell the
+					// paths where it put from the others: stop there. A
+					// Put reached before any such branch happens whatever
+					// the callee did (err := handler(rw); rw.Close(),
+					// xuender/xun#137).
+					if ifi, ok := instr.(*ssa.If); ok && call != nil && dependsOn(ifi.Cond, call, 8) {
+						return stopPath
+					}
 					for _, q := range putAt[instr] {
 						if q != p && !q.cond && q.field == p.field && c.newTracker(fn, p.key).sameObject(path, q.key) {
 							double(q, p, "%s may be put into the pool twice: the call at line %d already puts it on some paths")
@@ -110,7 +119,7 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 					// After a Close-like call, returning memory read
 					// through the receiver returns the pooled field's.
 					for _, r := range ret.Results {
-						if sharesBacking(r.Type()) && t.class(path, r) == isAlias {
+						if (sharesBacking(r.Type()) || isString(r.Type())) && t.class(path, r) == isAlias {
 							returned = true
 							c.report(checkUseAfterPut, c.posOf(instr, p.instr), nil,
 								"returned value shares memory with %s, whose pooled buffer went back to the pool at line %d: the caller may see it overwritten; return a copy",
@@ -269,19 +278,23 @@ func onlyNil(addr ssa.Value) bool {
 	return stores > 0
 }
 
-// resultUsed reports whether the results of a call are used.
-func resultUsed(ci ssa.CallInstruction) bool {
-	call, ok := ci.(*ssa.Call)
-	if !ok {
+// dependsOn reports whether v is computed from the results of call within
+// fn: through extracts, comparisons, conversions, phis and calls given
+// them (errors.Is(err, io.EOF)), at most depth steps back.
+func dependsOn(v ssa.Value, call *ssa.Call, depth int) bool {
+	if v == ssa.Value(call) {
+		return true
+	}
+	if depth == 0 {
 		return false
 	}
-	refs := call.Referrers()
-	if refs == nil {
-		return false
-	}
-	for _, r := range *refs {
-		if _, dbg := r.(*ssa.DebugRef); !dbg {
-			return true
+	switch v.(type) {
+	case *ssa.Extract, *ssa.BinOp, *ssa.UnOp, *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface,
+		*ssa.ChangeInterface, *ssa.TypeAssert, *ssa.Field, *ssa.Phi, *ssa.Call:
+		for _, op := range v.(ssa.Instruction).Operands(nil) {
+			if *op != nil && *op != v && dependsOn(*op, call, depth-1) {
+				return true
+			}
 		}
 	}
 	return false
@@ -348,6 +361,9 @@ func (c *checker) checkNoReset(fn *ssa.Function, puts []putSite, gets []getSite)
 			decoded = true
 		}
 		if c.resetsObj(fn, objKey{g.call, false}) {
+			if isStringsBuilder(objT) {
+				c.checkBuilderKept(fn, puts, g)
+			}
 			continue
 		}
 		for i := range puts {
@@ -405,7 +421,11 @@ func (c *checker) decodedInto(fn *ssa.Function, get ssa.Value) bool {
 			if len(args) == 0 || name != "Unmarshal" && (name != "Decode" || len(args) != 1) {
 				continue
 			}
-			if c.flowsFrom(args[len(args)-1], get) {
+			target := args[len(args)-1]
+			if mi, ok := target.(*ssa.MakeInterface); ok {
+				target = mi.X
+			}
+			if c.flowsFrom(target, get) && !c.decodeClears(target.Type()) {
 				return true
 			}
 		}
@@ -707,7 +727,7 @@ func (c *checker) checkUnbounded(fn *ssa.Function, p putSite) {
 		}
 		return
 	}
-	if c.guarded(fn, p.key, 2) {
+	if c.guarded(fn, p.key, 2) || c.builderDropped(fn, &p) {
 		return
 	}
 	if !isBuilder(t) && !c.grows(fn, p.key) && !c.sizedOnGet(p.args[0]) {
@@ -865,6 +885,9 @@ func (c *checker) guarded(fn *ssa.Function, key objKey, depth int) bool {
 				}
 				continue
 			}
+			if c.sizePredicate(ci, al, key) {
+				return true
+			}
 			var name string
 			var recv ssa.Value
 			if com.IsInvoke() {
@@ -920,6 +943,26 @@ func (c *checker) guarded(fn *ssa.Function, key objKey, depth int) bool {
 
 // compared reports whether the result of a call is compared with < > <= >=,
 // as a size bound is.
+// sizePredicate reports whether ci calls a function of the package that
+// is given the object and returns a bool computed from a size check of it
+// (if !bufferReusable(buf) { return }; livetemplate/livetemplate#476).
+func (c *checker) sizePredicate(ci ssa.CallInstruction, al map[ssa.Value]bool, key objKey) bool {
+	call, ok := ci.(*ssa.Call)
+	if !ok || !isBool(call.Type()) {
+		return false
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil || len(callee.Blocks) == 0 || callee == ci.Parent() {
+		return false
+	}
+	for i, a := range call.Call.Args {
+		if i < len(callee.Params) && (al[a] || sameLoc(a, key.v)) && c.guarded(callee, objKey{callee.Params[i], false}, 0) {
+			return true
+		}
+	}
+	return false
+}
+
 func compared(ci ssa.CallInstruction) bool {
 	call, ok := ci.(*ssa.Call)
 	if !ok {

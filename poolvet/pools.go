@@ -781,11 +781,15 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 	return s
 }
 
-// returnsAlias reports whether fn is a method whose result 0 is a slice or
-// map that shares memory with its receiver, such as a Bytes method.
+// returnsAlias reports whether result 0 of fn shares memory with its
+// parameter 0 (the receiver of a method): a slice or map such as a Bytes
+// method's, or a string made over the bytes with unsafe
+// (projectdiscovery/utils#711: bytesToString(r.headers.Bytes())).
 func (c *checker) returnsAlias(fn *ssa.Function) bool {
-	if fn.Signature.Recv() == nil || len(fn.Params) == 0 || fn.Signature.Results().Len() == 0 ||
-		!sharesBacking(fn.Signature.Results().At(0).Type()) {
+	if len(fn.Params) == 0 || fn.Signature.Results().Len() == 0 {
+		return false
+	}
+	if rt := fn.Signature.Results().At(0).Type(); !sharesBacking(rt) && !isString(rt) {
 		return false
 	}
 	al := c.aliasesOf(fn, objKey{fn.Params[0], false}, false)
@@ -1250,6 +1254,12 @@ func isBound(v ssa.Value) bool {
 }
 
 // lastInstr returns the control instruction that ends b, or nil.
+// isString reports whether t is a string type.
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
 func lastInstr(b *ssa.BasicBlock) ssa.Instruction {
 	if len(b.Instrs) == 0 {
 		return nil

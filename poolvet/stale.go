@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -692,4 +693,31 @@ func fieldName(fa *ssa.FieldAddr) string {
 		return st.Field(fa.Field).Name()
 	}
 	return "the field"
+}
+
+// decodeClears reports whether the decoding methods of t's pointer type
+// declared in this package (UnmarshalJSON, UnmarshalText, DecodeMsg...:
+// any method named Unmarshal* or Decode*) write every field of the struct
+// on every path, as a custom UnmarshalJSON that starts with c.Object,
+// c.Array = nil, nil does: decoding into a dirty object then leaves nothing
+// of the previous user (maximhq/bifrost#618's fix).
+func (c *checker) decodeClears(t types.Type) bool {
+	st, ok := derefStruct(t)
+	if !ok || st.NumFields() == 0 || st.NumFields() >= 64 {
+		return false
+	}
+	all := fieldSet(1)<<st.NumFields() - 1
+	found := false
+	for _, fn := range c.funcs {
+		recv := fn.Signature.Recv()
+		if recv == nil || len(fn.Params) == 0 || !types.Identical(recv.Type(), t) ||
+			!strings.HasPrefix(fn.Name(), "Unmarshal") && !strings.HasPrefix(fn.Name(), "Decode") {
+			continue
+		}
+		if c.paramFieldUse(fn, 0, 3).writes&all != all {
+			return false
+		}
+		found = true
+	}
+	return found
 }

@@ -586,9 +586,8 @@ func rxtlsFormatDomainFixed(name string, n int) string {
 	sb.Reset()
 	fmt.Fprintf(sb, "%s,%d", name, n)
 	s := sb.String()
-	if sb.Cap() <= 1<<10 {
-		builderPool.Put(sb)
-	}
+	sb.Reset() // drops the bytes s shares (erigontech/erigon#23642)
+	builderPool.Put(sb)
 	return s
 }
 

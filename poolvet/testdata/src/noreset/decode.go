@@ -1,0 +1,62 @@
+package noreset
+
+import (
+	"encoding/json"
+	"sync"
+)
+
+// A custom UnmarshalJSON decides whether decoding merges.
+
+type call struct{ Name string }
+
+// oneOf's UnmarshalJSON clears both fields first: decoding leaves nothing
+// of the previous user.
+type oneOf struct {
+	Object *call
+	Array  []call
+}
+
+func (o *oneOf) UnmarshalJSON(data []byte) error {
+	o.Object, o.Array = nil, nil
+	if len(data) > 0 && data[0] == '[' {
+		return json.Unmarshal(data, &o.Array)
+	}
+	o.Object = new(call)
+	return json.Unmarshal(data, o.Object)
+}
+
+var oneOfPool = sync.Pool{New: func() any { return new(oneOf) }}
+
+func isArray(data []byte) bool {
+	o := oneOfPool.Get().(*oneOf)
+	defer oneOfPool.Put(o)
+	if json.Unmarshal(data, o) != nil {
+		return false
+	}
+	return o.Array != nil
+}
+
+// mergeOf's UnmarshalJSON sets only the field its input has.
+type mergeOf struct {
+	Object *call
+	Array  []call
+}
+
+func (o *mergeOf) UnmarshalJSON(data []byte) error {
+	if len(data) > 0 && data[0] == '[' {
+		return json.Unmarshal(data, &o.Array)
+	}
+	o.Object = new(call)
+	return json.Unmarshal(data, o.Object)
+}
+
+var mergeOfPool = sync.Pool{New: func() any { return new(mergeOf) }}
+
+func isArrayMerged(data []byte) bool {
+	o := mergeOfPool.Get().(*mergeOf)
+	defer mergeOfPool.Put(o) // want `was decoded into without being cleared`
+	if json.Unmarshal(data, o) != nil {
+		return false
+	}
+	return o.Array != nil
+}
