@@ -66,7 +66,7 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 			// Put that always puts it is a double Put on the paths where
 			// the callee did, unless the caller looks at what the callee
 			// returned (if !r.recycleIfDone() { ...; Put(r) }).
-			if !p.deferred {
+			if !p.deferred && (p.outcome || !resultUsed(p.instr)) {
 				t := c.newTracker(fn, p.key)
 				if p.condOn != nil {
 					// It puts where the flag has that value: follow only
@@ -276,6 +276,24 @@ func onlyNil(addr ssa.Value) bool {
 		}
 	}
 	return stores > 0
+}
+
+// resultUsed reports whether the results of a call are used.
+func resultUsed(ci ssa.CallInstruction) bool {
+	call, ok := ci.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	refs := call.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if _, dbg := r.(*ssa.DebugRef); !dbg {
+			return true
+		}
+	}
+	return false
 }
 
 // dependsOn reports whether v is computed from the results of call within

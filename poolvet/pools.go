@@ -169,6 +169,11 @@ type paramPut struct {
 	resets bool // it is reset before the Put
 	cond   bool // some path through the function does not put it
 	field  bool // only a field of it is put: calling the function twice puts that field twice
+	// outcome: for a cond put, no branch of the function looks at its
+	// parameters' values or fields: whether it puts depends only on what
+	// its own calls return (a write error), which the caller cannot know
+	// in advance (xuender/xun#137). A Put under if !a.reuse is not one.
+	outcome bool
 	// A conditional Put that happens on every path where the boolean
 	// parameter onParam (an index, -1 for none) is onWhen: a call that
 	// passes that constant puts it (vllm-project/aibrix#2440).
@@ -359,6 +364,7 @@ type putSite struct {
 	deferred bool
 	resets   bool // the callee resets the object before putting it
 	cond     bool // the callee may return without putting it
+	outcome  bool // cond, on what the callee's own calls return (paramPut.outcome)
 	field    bool // the callee puts a field of arg, not arg (a Close method)
 	param    int  // index of arg among the call's arguments, or -1 (closure binding)
 	// For a cond put: it puts on every path where the boolean condOn (a
@@ -410,7 +416,7 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 			for idx, pp := range s.putParams {
 				if idx < len(args) {
 					arg := args[idx]
-					ps := putSite{instr: ci, args: args, key: rootOf(arg), arg: arg, deferred: deferred, resets: pp.resets, cond: pp.cond, field: pp.field, param: idx}
+					ps := putSite{instr: ci, args: args, key: rootOf(arg), arg: arg, deferred: deferred, resets: pp.resets, cond: pp.cond, outcome: pp.outcome, field: pp.field, param: idx}
 					if pp.cond && pp.onParam >= 0 && pp.onParam < len(args) && !ps.resolveCond(args[pp.onParam], pp.onWhen, pp.never) {
 						continue
 					}
@@ -481,6 +487,44 @@ func ownedBuffer(b ssa.Value) bool {
 	return false
 }
 
+// branchesOnOutcomes reports whether no branch of fn depends on a
+// parameter, a free variable or a field loaded from one; results of calls
+// end the search (errors of writes are outcomes, not state).
+func branchesOnOutcomes(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		if ifi, ok := lastInstr(b).(*ssa.If); ok && onState(ifi.Cond, 8) {
+			return false
+		}
+	}
+	return true
+}
+
+// onState reports whether v is computed, without a call on the way, from
+// a parameter, a free variable or memory reached from one.
+func onState(v ssa.Value, depth int) bool {
+	if depth == 0 {
+		return true
+	}
+	switch x := v.(type) {
+	case *ssa.Parameter, *ssa.FreeVar, *ssa.Global:
+		return true
+	case *ssa.Call, *ssa.Const:
+		return false
+	case *ssa.Extract:
+		_, call := x.Tuple.(*ssa.Call)
+		return !call && onState(x.Tuple, depth-1)
+	case *ssa.BinOp, *ssa.UnOp, *ssa.FieldAddr, *ssa.Field, *ssa.IndexAddr, *ssa.Index, *ssa.ChangeType,
+		*ssa.Convert, *ssa.MakeInterface, *ssa.ChangeInterface, *ssa.TypeAssert, *ssa.Phi, *ssa.Slice, *ssa.Lookup:
+		for _, op := range x.(ssa.Instruction).Operands(nil) {
+			if *op != nil && *op != v && onState(*op, depth-1) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
 // resolveCond settles a put that happens when the boolean v is when (and,
 // with never, only then): a constant makes it unconditional, or no put at
 // all; a parameter or free variable of the caller is recorded. It returns
@@ -522,6 +566,12 @@ func (c *checker) poolResets(p *primitive, args []ssa.Value) bool {
 
 // globalOf returns the package-level variable whose address v is, or nil.
 func globalOf(v ssa.Value) *ssa.Global {
+	// var p = &sync.Pool{...}: the pool is *p, and p names it.
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if g, ok := u.X.(*ssa.Global); ok && isPoolType(derefType(g.Type())) {
+			v = g
+		}
+	}
 	g, _ := v.(*ssa.Global)
 	if g != nil && g.Pkg != nil {
 		return g
@@ -543,6 +593,9 @@ func (c *checker) collectHooks() {
 						if u, ok := st.Val.(*ssa.UnOp); ok && u.Op == token.MUL {
 							copied[u.X] = g
 						}
+						if a, ok := st.Val.(*ssa.Alloc); ok && isPoolType(a.Type()) {
+							copied[a] = g // var p = &sync.Pool{...}
+						}
 					}
 				}
 			}
@@ -563,10 +616,10 @@ func (c *checker) collectHooks() {
 				if g == nil {
 					g = copied[fa.X]
 				}
-				if g == nil || !isPoolType(g.Type()) {
+				if g == nil || !isPoolType(fa.X.Type()) {
 					continue
 				}
-				fields, ok := g.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct) // isPoolType: a pointer
+				fields, ok := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct) // isPoolType: a pointer
 				if !ok || fa.Field >= fields.NumFields() {
 					continue
 				}
@@ -723,8 +776,15 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 			}
 		}
 	}
+	outcome := branchesOnOutcomes(fn)
+	for _, p := range puts {
+		if p.cond && !p.outcome {
+			outcome = false // inherited from a callee that looks at state
+		}
+	}
 	for i, pp := range s.putParams {
 		pp.cond = !mustPass(fn, paramPuts[i], fn.Params[i], nil, false)
+		pp.outcome = pp.cond && outcome
 		pp.onParam = -1
 		if pp.cond {
 			// A Put on every path where a boolean parameter has one value.
@@ -783,13 +843,20 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 
 // returnsAlias reports whether result 0 of fn shares memory with its
 // parameter 0 (the receiver of a method): a slice or map such as a Bytes
-// method's, or a string made over the bytes with unsafe
+// method's (for functions, a slice only), or a string made over the bytes
+// with unsafe
 // (projectdiscovery/utils#711: bytesToString(r.headers.Bytes())).
 func (c *checker) returnsAlias(fn *ssa.Function) bool {
 	if len(fn.Params) == 0 || fn.Signature.Results().Len() == 0 {
 		return false
 	}
-	if rt := fn.Signature.Results().At(0).Type(); !sharesBacking(rt) && !isString(rt) {
+	rt := fn.Signature.Results().At(0).Type()
+	if !sharesBacking(rt) && !isString(rt) {
+		return false
+	}
+	if _, slice := rt.Underlying().(*types.Slice); fn.Signature.Recv() == nil && !slice && !isString(rt) {
+		// A function returning a struct built from its argument (a
+		// config with defaults filled in) is a copy, not a view.
 		return false
 	}
 	al := c.aliasesOf(fn, objKey{fn.Params[0], false}, false)

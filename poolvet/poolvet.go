@@ -49,9 +49,16 @@ func init() {
 }
 
 // checker holds the state of one run over one package.
+// reportKey is a position and a check.
+type reportKey struct {
+	pos   token.Pos
+	check string
+}
+
 type checker struct {
-	pass  *analysis.Pass
-	funcs []*ssa.Function // source functions, including literals, in source order
+	pass     *analysis.Pass
+	reported map[reportKey]bool // what report has reported
+	funcs    []*ssa.Function    // source functions, including literals, in source order
 
 	// sums holds the wrapper summary of each source function (keyed by the
 	// generic origin for instances).
@@ -203,6 +210,16 @@ func (c *checker) report(check string, pos token.Pos, fixes []analysis.Suggested
 	if !*enabled[check] {
 		return
 	}
+	// One report per check and position: rules of one check that meet at
+	// the same Put say the same thing to the user.
+	k := reportKey{pos, check}
+	if c.reported[k] {
+		return
+	}
+	if c.reported == nil {
+		c.reported = map[reportKey]bool{}
+	}
+	c.reported[k] = true
 	c.pass.Report(analysis.Diagnostic{
 		Pos:            pos,
 		Category:       check,

@@ -6,24 +6,22 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// Retained contexts: a pooled object that a user points at a request's
-// context.Context keeps the context, and all that its values and cancel
-// functions reach, alive while the object sits idle in the pool, until a
-// later Get overwrites it (maximhq/bifrost#4871). The analysis below finds,
-// for each sync.Pool of the package, the fields in which users store a
-// context they were passed, after Get, and reports the Puts into that pool
-// that leave such a field set.
-//
-// Other attached memory (the writer of bufio.Writer.Reset(w), a request,
-// a body) is not reported: over 24 popular modules and std, 15 Puts left
-// one attached, in code such as fasthttp's, grpc's and net/http's that
-// overwrites it at the next Get on purpose; the report would be true and
-// rarely worth acting on.
+// Retained references: a pooled object that a user points at memory it was
+// passed (a request's context.Context, the caller's reader, a value to
+// cache) keeps that memory, and all it reaches, alive while the object sits
+// idle in the pool, and the next user may find it there
+// (maximhq/bifrost#4871, erigontech/erigon#22410, kpango/gache#154). The
+// analysis below finds, for each sync.Pool of the package, the fields in
+// which users store, after Get, a value of pointer shape that came from
+// one of their parameters (not the receiver: a back pointer to the owner is
+// long-lived anyway), and reports the Puts into that pool that leave such a
+// field set.
 
-// An attach is a context that a user stores in a field of a pooled object.
+// An attach is a value that a user stores in a field of a pooled object.
 type attach struct {
 	field int       // the field it is stored in
 	what  string    // for the message: "field Context"
+	ctx   bool      // the value is a context.Context
 	pos   token.Pos // where
 }
 
@@ -50,7 +48,7 @@ func (c *checker) attached(id any) []attach {
 }
 
 // attachesIn returns the attaches in fn to the object got by get: stores
-// of a context parameter into one of its fields.
+// of a parameter (not the receiver) holding pointers into one of its fields.
 func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 	var out []attach
 	for _, b := range fn.Blocks {
@@ -60,10 +58,10 @@ func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 				continue
 			}
 			fa, ok := x.Addr.(*ssa.FieldAddr)
-			if !ok || !c.flowsFrom(fa.X, get) || !fromParam(x.Val) || !isNamed(x.Val.Type(), "context", "Context") {
+			if !ok || !c.flowsFrom(fa.X, get) || !fromCaller(fn, x.Val) || !hasPointers(x.Val.Type()) {
 				continue
 			}
-			out = append(out, attach{fa.Field, "field " + fieldName(fa), x.Pos()})
+			out = append(out, attach{fa.Field, "field " + fieldName(fa), isNamed(x.Val.Type(), "context", "Context"), x.Pos()})
 		}
 	}
 	return out
@@ -86,6 +84,29 @@ func fromParam(v ssa.Value) bool {
 			v = x.X
 		default:
 			return false
+		}
+	}
+	return false
+}
+
+// fromCaller reports whether v is, as fromParam says, a parameter of fn
+// that is not its receiver.
+func fromCaller(fn *ssa.Function, v ssa.Value) bool {
+	if !fromParam(v) {
+		return false
+	}
+	for i := 0; i < 8; i++ {
+		switch x := v.(type) {
+		case *ssa.Parameter:
+			return fn.Signature.Recv() == nil || len(fn.Params) == 0 || x != fn.Params[0]
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.Slice:
+			v = x.X
 		}
 	}
 	return false
@@ -132,7 +153,8 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 				}
 				// Reset(), clear(obj), a reset* helper: assume it clears.
 				for _, a := range com.Args {
-					if partOf(a, al) && (isResetCallee(com) || isClearBuiltin(com)) {
+					// clear of a field's slice clears that slice only.
+					if partOf(a, al) && isResetCallee(com) || isClearBuiltin(com) && a == p.key.v {
 						return
 					}
 				}
@@ -146,8 +168,14 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 		if detached[a.field] {
 			continue
 		}
+		if a.ctx {
+			c.report(checkNoReset, p.instr.Pos(), nil,
+				"%s goes back to the pool still holding the context in %s (set at %s): while it waits in the pool it keeps the request's context and all it reaches alive; set it to nil before the Put",
+				c.objName(p), a.what, c.shortPos(a.pos))
+			return
+		}
 		c.report(checkNoReset, p.instr.Pos(), nil,
-			"%s goes back to the pool still holding the context in %s (set at %s): while it waits in the pool it keeps the request's context and all it reaches alive; set it to nil before the Put",
+			"%s goes back to the pool still holding, in %s, what a user was passed (set at %s): while it waits in the pool it keeps that memory alive, and the next user finds it there; clear the field before the Put",
 			c.objName(p), a.what, c.shortPos(a.pos))
 		return
 	}

@@ -557,6 +557,20 @@ func clearsElems(fn *ssa.Function, fa *ssa.FieldAddr) bool {
 	return false
 }
 
+// clearsFieldOf reports whether fn clears the elements of field f of obj
+// (clear(obj.f), obj.f[i] = ...), as a caller may do before a reset method
+// truncates the field.
+func (c *checker) clearsFieldOf(fn *ssa.Function, obj ssa.Value, f int) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if fa, ok := instr.(*ssa.FieldAddr); ok && fa.Field == f && c.flowsFrom(fa.X, obj) && clearsElems(fn, fa) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // reextended returns, for each slice field of the package's structs, a
 // re-slice within capacity that does not clear what it uncovers, and the
 // function it is in; built on first use.
@@ -591,10 +605,7 @@ func (c *checker) reextended() map[fieldRef]*ssa.Store {
 // Puts that truncate a field that some function re-extends.
 func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 	re := c.reextended()
-	if len(re) == 0 {
-		return
-	}
-	if resetsByName(fn) {
+	if len(re) > 0 && resetsByName(fn) {
 		for _, st := range re {
 			if st.Parent() == fn {
 				fa := st.Addr.(*ssa.FieldAddr)
@@ -607,13 +618,22 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 	}
 	for i := range puts {
 		p := &puts[i]
-		if p.prim == nil || p.key.cell {
+		if p.prim == nil || p.key.cell || p.prim.kind == kindByte || c.poolResets(p.prim, p.args) {
 			continue
 		}
 		for _, tr := range c.truncations(fn, p.key.v) {
 			ref, ok := fieldRefOf(tr)
-			if !ok || re[ref] == nil || !growsLen(re[ref].Val.(*ssa.Slice), re[ref].Addr.(*ssa.FieldAddr)) {
+			if !ok {
 				continue
+			}
+			if re[ref] == nil || !growsLen(re[ref].Val.(*ssa.Slice), re[ref].Addr.(*ssa.FieldAddr)) {
+				// Nothing re-extends it, but the elements past the new
+				// length still point where the previous user set them
+				// (m3db/m3#161, erigontech/erigon#22410).
+				c.report(checkNoReset, p.instr.Pos(), nil,
+					"%s goes back to the pool with %s truncated but its elements not cleared: past the new length they still point to the previous user's data, which stays alive while the object waits in the pool; clear them before truncating (clear(s))",
+					c.objName(p), fieldName(tr))
+				return
 			}
 			c.report(checkNoReset, p.instr.Pos(), nil,
 				"%s goes back to the pool with %s truncated but its elements still set, and %s re-extends it over them (%s): the next user gets a previous user's elements; clear them before truncating",
@@ -663,7 +683,7 @@ func (c *checker) truncations(fn *ssa.Function, obj ssa.Value) []*ssa.FieldAddr 
 					continue
 				}
 				fa, zero, ok := reslice(st)
-				if ok && zero && c.flowsFrom(fa.X, base) && !clearsElems(f, fa) {
+				if ok && zero && c.flowsFrom(fa.X, base) && !clearsElems(f, fa) && !c.clearsFieldOf(fn, obj, fa.Field) {
 					out = append(out, fa)
 				}
 			}

@@ -36,6 +36,23 @@ func useA() {
 	a.release()
 }
 
+// The same release deferred by a method whose result the caller uses
+// (fiber's Agent.String with Reuse, then ReleaseAgent): the Put depends on
+// a.reuse, which the caller set, so its own Release is the only one.
+func (a *A) bytesOf() (int, []byte) {
+	defer a.release()
+	return len(a.buf), append([]byte(nil), a.buf...)
+}
+
+func useAResults() int {
+	a := aPool.Get().(*A)
+	a.reuse = true
+	n, _ := a.bytesOf()
+	m, _ := a.bytesOf()
+	Release(a)
+	return n + m
+}
+
 // A method that returns true only when it put the receiver.
 type R struct {
 	n   int

@@ -56,3 +56,19 @@ func bareAssert() *strings.Builder {
 	sb, _ := bare.Get().(*strings.Builder)
 	return sb
 }
+
+// A pool variable that is a pointer (var p = &sync.Pool{...}) has the same
+// New.
+
+var ptrPool = &sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+func ptrPoolGet() []byte {
+	if b := ptrPool.Get(); b != nil {
+		return b.([]byte)[:0] // want `ptrPool.Get\(\) is asserted to \[\]byte, but its New returns \*\[\]byte`
+	}
+	return nil
+}
+
+func ptrPoolGetFixed() *[]byte {
+	return ptrPool.Get().(*[]byte)
+}

@@ -1,0 +1,92 @@
+package noreset
+
+import (
+	"io"
+	"sync"
+)
+
+// References a user was passed, left in a pooled object.
+
+type qtask struct{ payload []byte }
+
+type tqueue struct {
+	tasks []*qtask
+	src   io.Reader
+	owner *qserver
+}
+
+type qserver struct{ qPool sync.Pool }
+
+var queuePool = sync.Pool{New: func() any { return new(tqueue) }}
+
+func getQueue(src io.Reader) *tqueue {
+	q := queuePool.Get().(*tqueue)
+	q.src = src
+	return q
+}
+
+// The caller's reader stays in the idle tqueue.
+func putQueueKept(q *tqueue) {
+	q.tasks = q.tasks[:0]
+	clear(q.tasks[:cap(q.tasks)])
+	queuePool.Put(q) // want `q goes back to the pool still holding, in field src, what a user was passed`
+}
+
+// Cleared: silent.
+func putQueue(q *tqueue) {
+	clear(q.tasks[:cap(q.tasks)])
+	q.tasks = q.tasks[:0]
+	q.src = nil
+	queuePool.Put(q)
+}
+
+// A back pointer to the receiver that took it is not the caller's memory.
+func (s *qserver) get() *tqueue {
+	q := s.qPool.Get().(*tqueue)
+	q.owner = s
+	return q
+}
+
+func (s *qserver) put(q *tqueue) {
+	s.qPool.Put(q)
+}
+
+// A slice of pointers truncated without clearing its elements.
+
+type tbatch struct {
+	items []*qtask
+	n     int
+}
+
+var batchPool = sync.Pool{New: func() any { return new(tbatch) }}
+
+func (b *tbatch) Reset() {
+	b.items = b.items[:0]
+	b.n = 0
+}
+
+func (b *tbatch) add(t *qtask) { b.items = append(b.items, t); b.n++ }
+
+func flush(ts []*qtask) int {
+	b := batchPool.Get().(*tbatch)
+	for _, t := range ts {
+		b.add(t)
+	}
+	n := b.n
+	b.Reset()
+	batchPool.Put(b) // want `b goes back to the pool with items truncated but its elements not cleared`
+	return n
+}
+
+// Cleared before truncating: silent.
+func flushCleared(ts []*qtask) int {
+	b := batchPool.Get().(*tbatch)
+	for _, t := range ts {
+		b.add(t)
+	}
+	n := b.n
+	clear(b.items)
+	b.Reset()
+	batchPool.Put(b)
+	return n
+}
