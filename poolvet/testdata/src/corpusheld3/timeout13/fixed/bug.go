@@ -40,8 +40,8 @@ type Writer struct {
 	code   int
 }
 
-func (tw *Writer) Header() http.Header         { return tw.header }
-func (tw *Writer) WriteHeader(code int)        { tw.code = code }
+func (tw *Writer) Header() http.Header  { return tw.header }
+func (tw *Writer) WriteHeader(code int) { tw.code = code }
 func (tw *Writer) Write(p []byte) (int, error) {
 	if tw.body == nil {
 		return 0, nil
