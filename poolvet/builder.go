@@ -20,8 +20,9 @@ func isStringsBuilder(t types.Type) bool {
 
 // lastCallOn returns the name of the last call on the object of key that
 // runs before instr on every path: the nearest one in instr's block, then
-// in the blocks that dominate it. A call on the object is a method call
-// with it as receiver or a function given it as an argument.
+// in the blocks that dominate it, or "" if none. A call on the object is
+// a method call with it as receiver or a function given it as an
+// argument; a call of a func value is named "(func value)".
 func (c *checker) lastCallOn(fn *ssa.Function, key objKey, instr ssa.Instruction) string {
 	al := c.aliasesOf(fn, key, true)
 	b := instr.Block()
@@ -40,6 +41,9 @@ func (c *checker) lastCallOn(fn *ssa.Function, key objKey, instr ssa.Instruction
 				continue
 			}
 			com := ci.Common()
+			if _, ok := com.Value.(*ssa.Builtin); ok {
+				continue // len, cap: no effect on the object
+			}
 			on := com.IsInvoke() && partOf(com.Value, al)
 			for _, a := range com.Args {
 				on = on || partOf(a, al)
@@ -53,7 +57,7 @@ func (c *checker) lastCallOn(fn *ssa.Function, key objKey, instr ssa.Instruction
 			if com.IsInvoke() {
 				return com.Method.Name()
 			}
-			return ""
+			return "(func value)"
 		}
 		b = b.Idom()
 	}

@@ -26,6 +26,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	}
 	c.checkPutPaths(fn, puts)
 	c.checkHandOffs(fn, puts)
+	c.checkGoPuts(fn, puts)
 	c.checkNoReset(fn, puts, gets)
 	for i := range puts {
 		c.checkStalePut(fn, &puts[i], gets)

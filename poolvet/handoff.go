@@ -52,6 +52,59 @@ func (c *checker) checkHandOffs(fn *ssa.Function, puts []putSite) {
 	}
 }
 
+// checkGoPuts reports a Put of an object that a goroutine started before
+// it puts back itself: a receive or a Wait on the way orders the
+// goroutine's work, not its Put, so the object goes back twice
+// (langwatch/tasks#585: a once-guarded finalizer in the stream goroutine
+// and a direct release on the error path).
+func (c *checker) checkGoPuts(fn *ssa.Function, puts []putSite) {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			g, ok := instr.(*ssa.Go)
+			if !ok {
+				continue
+			}
+			mc, ok := g.Call.Value.(*ssa.MakeClosure)
+			if !ok {
+				continue
+			}
+			f, ok := mc.Fn.(*ssa.Function)
+			if !ok || c.sums[f] == nil {
+				continue
+			}
+			for idx, fp := range c.sums[f].putFree {
+				if idx >= len(mc.Bindings) {
+					continue
+				}
+				key := objKey{mc.Bindings[idx], true}
+				if !fp.cell {
+					key = rootOf(mc.Bindings[idx])
+				}
+				c.putAfterGo(fn, g, key, puts)
+			}
+		}
+	}
+}
+
+// putAfterGo reports the first unconditional Put of obj that can run after
+// the go statement g, whose goroutine puts obj too.
+func (c *checker) putAfterGo(fn *ssa.Function, g *ssa.Go, obj objKey, puts []putSite) {
+	t := c.newTracker(fn, obj)
+	t.walk(g, func(instr ssa.Instruction, path *path) action {
+		for i := range puts {
+			q := &puts[i]
+			if q.instr != instr || q.cond || q.field || q.deferred || !t.sameObject(path, q.key) {
+				continue
+			}
+			c.report(checkDoublePut, q.instr.Pos(), nil,
+				"%s is put into the pool here, and the goroutine started at line %d puts it back too: two later Gets can return the same object",
+				c.objName(q), c.line(g.Pos()))
+			return stopAll
+		}
+		return next
+	})
+}
+
 // checkDeferredHandOffs reports hand-offs after which the function can
 // return, running the deferred Put p, with no synchronisation on the way.
 func (c *checker) checkDeferredHandOffs(fn *ssa.Function, t *tracker, p *putSite, hs []handOff) {

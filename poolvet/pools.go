@@ -395,6 +395,24 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 			}
 			_, deferred := instr.(*ssa.Defer)
 			com := ci.Common()
+			if clo, binds, cond := c.closureCall(fn, com); clo != nil {
+				// once.Do(func() { put(x) }), or a call of a captured
+				// closure: its Puts of captured variables are Puts here.
+				if s := c.sums[clo]; s != nil {
+					for idx, fp := range s.putFree {
+						if idx >= len(binds) || binds[idx] == nil {
+							continue
+						}
+						b := binds[idx]
+						key := objKey{b, true}
+						if !fp.cell {
+							key = rootOf(b)
+						}
+						puts = append(puts, putSite{instr: ci, args: callArgs(com), key: key, arg: b, deferred: deferred, resets: fp.resets, cond: fp.cond || cond, param: -1})
+					}
+				}
+				continue
+			}
 			ce, ok := c.calleeOf(com)
 			if !ok {
 				continue
@@ -455,6 +473,83 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 	}
 	sort.SliceStable(puts, func(i, j int) bool { return puts[i].instr.Pos() < puts[j].instr.Pos() })
 	return puts, gets
+}
+
+// closureCall resolves two calls of a closure that the call graph does
+// not show: once.Do(f) with a function literal f, which runs f at most
+// once (cond), and a call through a free variable bound to a function
+// literal of the enclosing function (finalize := func() {...}; go func()
+// { defer finalize() }()). It returns the literal's function and, for
+// each of its free variables, the value of fn that it is bound to (nil
+// when fn does not have it).
+func (c *checker) closureCall(fn *ssa.Function, com *ssa.CallCommon) (*ssa.Function, []ssa.Value, bool) {
+	if callee := com.StaticCallee(); callee != nil && len(com.Args) == 2 {
+		if obj, ok := callee.Object().(*types.Func); ok && obj.Name() == "Do" && isNamed(derefType(com.Args[0].Type()), "sync", "Once") {
+			if mc, ok := com.Args[1].(*ssa.MakeClosure); ok {
+				if f, ok := mc.Fn.(*ssa.Function); ok {
+					return f, mc.Bindings, true
+				}
+			}
+		}
+		return nil, nil, false
+	}
+	if com.IsInvoke() {
+		return nil, nil, false
+	}
+	fv, _ := com.Value.(*ssa.FreeVar)
+	byRef := false
+	if u, ok := com.Value.(*ssa.UnOp); ok && u.Op == token.MUL {
+		fv, _ = u.X.(*ssa.FreeVar) // captured by reference: a cell
+		byRef = true
+	}
+	if fv == nil {
+		return nil, nil, false
+	}
+	bs := bindingsOf(fn, fv)
+	if len(bs) != 1 {
+		return nil, nil, false
+	}
+	lit := bs[0]
+	if byRef {
+		a, ok := lit.(*ssa.Alloc)
+		if !ok {
+			return nil, nil, false
+		}
+		lit = onlyStored(a)
+	}
+	mc, ok := lit.(*ssa.MakeClosure)
+	if !ok {
+		return nil, nil, false
+	}
+	f, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return nil, nil, false
+	}
+	// The literal's bindings are values of the enclosing function; fn sees
+	// those it captured itself as its own free variables.
+	var own *ssa.MakeClosure
+	for _, b := range fn.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			if m, ok := instr.(*ssa.MakeClosure); ok && m.Fn == fn {
+				if own != nil {
+					return nil, nil, false
+				}
+				own = m
+			}
+		}
+	}
+	if own == nil {
+		return nil, nil, false
+	}
+	binds := make([]ssa.Value, len(mc.Bindings))
+	for i, v := range mc.Bindings {
+		for j, w := range own.Bindings {
+			if w == v && j < len(fn.FreeVars) {
+				binds[i] = fn.FreeVars[j]
+			}
+		}
+	}
+	return f, binds, false
 }
 
 // onlyStored returns the value stored into the local variable a if there

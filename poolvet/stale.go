@@ -629,7 +629,17 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 			if re[ref] == nil || !growsLen(re[ref].Val.(*ssa.Slice), re[ref].Addr.(*ssa.FieldAddr)) {
 				// Nothing re-extends it, but the elements past the new
 				// length still point where the previous user set them
-				// (m3db/m3#161, erigontech/erigon#22410).
+				// (m3db/m3#161, erigontech/erigon#22410). Elements that
+				// only hold byte slices are buffers the object owns and
+				// reuses on purpose (fasthttp's argsKV); a truncation
+				// followed by other calls on the object (gin's reset at
+				// Get, then the handler) is not what the Put leaves.
+				if !refersOut(sliceElem(tr)) {
+					continue
+				}
+				if last := c.lastCallOn(fn, p.key, p.instr); last != "" && !isResetName(last) {
+					continue
+				}
 				c.report(checkNoReset, p.instr.Pos(), nil,
 					"%s goes back to the pool with %s truncated but its elements not cleared: past the new length they still point to the previous user's data, which stays alive while the object waits in the pool; clear them before truncating (clear(s))",
 					c.objName(p), fieldName(tr))
@@ -740,4 +750,41 @@ func (c *checker) decodeClears(t types.Type) bool {
 		found = true
 	}
 	return found
+}
+
+// sliceElem returns the element type of the slice field at fa, or nil.
+func sliceElem(fa *ssa.FieldAddr) types.Type {
+	if s, ok := derefType(fa.Type()).Underlying().(*types.Slice); ok {
+		return s.Elem()
+	}
+	return nil
+}
+
+// refersOut reports whether a value of type t refers to objects of its
+// own: a pointer, interface, map, channel or function, or an aggregate
+// holding one. Slices count by their elements: a []byte is a buffer its
+// holder owns.
+func refersOut(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer, *types.Interface, *types.Map, *types.Chan, *types.Signature:
+		return true
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer
+	case *types.Slice:
+		return refersOut(u.Elem())
+	case *types.Array:
+		return refersOut(u.Elem())
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if refersOut(u.Field(i).Type()) {
+				return true
+			}
+		}
+	case *types.TypeParam:
+		return true
+	}
+	return false
 }

@@ -90,3 +90,36 @@ func flushCleared(ts []*qtask) int {
 	batchPool.Put(b)
 	return n
 }
+
+// Elements that only hold byte buffers are reused on purpose: silent.
+type kv struct {
+	key, value []byte
+}
+
+type kvArgs struct{ args []kv }
+
+var kvPool = sync.Pool{New: func() any { return new(kvArgs) }}
+
+func (a *kvArgs) Reset() { a.args = a.args[:0] }
+
+func releaseArgs(a *kvArgs) {
+	a.Reset()
+	kvPool.Put(a)
+}
+
+// A truncation at Get followed by other calls on the object: what goes
+// back is what those calls left, not the truncated slice (gin's Context).
+type ctx struct {
+	errs []error
+}
+
+var ctxPool = sync.Pool{New: func() any { return new(ctx) }}
+
+func (c *ctx) reset() { c.errs = c.errs[:0] }
+
+func serve(handle func(*ctx)) {
+	c := ctxPool.Get().(*ctx)
+	c.reset()
+	handle(c)
+	ctxPool.Put(c)
+}
