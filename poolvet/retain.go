@@ -53,6 +53,13 @@ func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 	var out []attach
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
+			if call, ok := instr.(*ssa.Call); ok {
+				com := &call.Call
+				if attachResets[calleeName(com)] && len(com.Args) == 2 && c.flowsFrom(com.Args[0], get) && fromCaller(fn, com.Args[1]) {
+					out = append(out, attach{resetField, "the " + com.Args[1].Type().String() + " given to Reset", false, call.Pos()})
+				}
+				continue
+			}
 			x, ok := instr.(*ssa.Store)
 			if !ok {
 				continue
@@ -88,6 +95,22 @@ func fromParam(v ssa.Value) bool {
 	}
 	return false
 }
+
+// attachResets are standard-library Reset methods that point the object
+// at their argument: the writer or reader a bufio or compress object wraps
+// (erigontech/erigon#19417: "put must call buf.Reset(nil)"). Not
+// gzip.Reader.Reset, which reads a header from its argument at once: there
+// is no cheap way to let go of the reader.
+var attachResets = map[string]bool{
+	"bufio.Writer.Reset":          true,
+	"bufio.Reader.Reset":          true,
+	"compress/gzip.Writer.Reset":  true,
+	"compress/flate.Writer.Reset": true,
+	"compress/zlib.Writer.Reset":  true,
+}
+
+// resetField is the field index of an attach made by an attachResets call.
+const resetField = -1
 
 // fromCaller reports whether v is, as fromParam says, a parameter of fn
 // that is not its receiver.
@@ -150,6 +173,15 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 							}
 						}
 					}
+				}
+				// Reset(nil) or Reset(io.Discard) of a bufio or compress
+				// object lets go of what it wrapped; Reset(w) of the
+				// caller's w attaches it again.
+				if attachResets[calleeName(com)] && len(com.Args) == 2 && (partOf(com.Args[0], al) || sameLoc(com.Args[0], p.key.v)) {
+					if !fromParam(com.Args[1]) {
+						detached[resetField] = true
+					}
+					continue
 				}
 				// Reset(), clear(obj), a reset* helper: assume it clears.
 				for _, a := range com.Args {
