@@ -374,7 +374,9 @@ func (c *checker) checkNoReset(fn *ssa.Function, puts []putSite, gets []getSite)
 		if !hasResetMethod(objT) {
 			// Decoding into a pooled struct merges: fields absent from the
 			// input keep the previous user's values (prebid-cache#64).
-			if _, ok := derefStruct(objT); !ok || !c.decodedInto(fn, g.call) || c.writesField(fn, g.call) {
+			_, isStruct := derefStruct(objT)
+			_, isMap := objT.Underlying().(*types.Map)
+			if !isStruct && !isMap || !c.decodedInto(fn, g.call) || isStruct && c.writesField(fn, g.call) {
 				continue
 			}
 			decoded = true
@@ -402,7 +404,7 @@ func (c *checker) checkNoReset(fn *ssa.Function, puts []putSite, gets []getSite)
 			}
 			if decoded {
 				c.report(checkNoReset, p.instr.Pos(), nil,
-					"%s (%s) was decoded into without being cleared and goes back to the pool: the next user's decode keeps the fields its input lacks from this one",
+					"%s (%s) was decoded into without being cleared and goes back to the pool: the next user's decode keeps the fields (or keys) its input lacks from this one",
 					c.objName(p), types.TypeString(objT, types.RelativeTo(c.pass.Pkg)))
 				break
 			}
@@ -447,6 +449,12 @@ func (c *checker) decodedInto(fn *ssa.Function, get ssa.Value) bool {
 			if c.flowsFrom(target, get) && !c.decodeClears(target.Type()) {
 				return true
 			}
+			// json.Unmarshal(b, &m) of a pooled map m: decoding adds keys.
+			if a, ok := target.(*ssa.Alloc); ok && storesFrom(fn, a, get, c) {
+				if _, isMap := derefType(a.Type()).Underlying().(*types.Map); isMap {
+					return true
+				}
+			}
 		}
 	}
 	return false
@@ -488,6 +496,7 @@ func storesFrom(fn *ssa.Function, addr, src ssa.Value, c *checker) bool {
 func (c *checker) checkNonPointer(p putSite) {
 	mi, ok := p.arg.(*ssa.MakeInterface)
 	if !ok {
+		c.checkGenericBoxing(p)
 		return
 	}
 	if p.prim != nil && p.prim != syncPut {
@@ -741,7 +750,7 @@ func (c *checker) checkUnbounded(fn *ssa.Function, p putSite) {
 	if !growable(t) {
 		if field, method, ok := c.growingField(t); ok && !c.guarded(fn, p.key, 2) {
 			c.report(checkUnbounded, p.instr.Pos(), nil,
-				"%s (%s) is put into the pool without a capacity check, and its field %s grows without bound (%s appends to it): one huge buffer stays pinned in the pool (golang/go#23199); drop objects whose %s is above a bound",
+				"%s (%s) is put into the pool without a capacity check, and its field %s grows without bound (%s): one huge buffer stays pinned in the pool (golang/go#23199); drop objects whose %s is above a bound",
 				c.objName(&p), types.TypeString(t, types.RelativeTo(c.pass.Pkg)), field, method, field)
 		}
 		return
@@ -799,6 +808,25 @@ func (c *checker) growingField(t types.Type) (field, method string, ok bool) {
 					if !ok {
 						continue
 					}
+					if fa, name, ok := bufferFieldCall(call); ok {
+						// A bytes.Buffer field (or *bytes.Buffer) of a struct
+						// of the package: written to, it grows; its Cap or
+						// Len compared anywhere bounds the type.
+						n, ok1 := types.Unalias(derefType(fa.X.Type())).(*types.Named)
+						st, ok2 := derefStruct(fa.X.Type())
+						if !ok1 || !ok2 || fa.Field >= st.NumFields() {
+							continue
+						}
+						switch name {
+						case "Cap", "Len", "Available":
+							if compared(call) {
+								bounded[n.Origin().Obj()] = true
+							}
+						case "Write", "WriteString", "WriteByte", "WriteRune", "ReadFrom", "Grow", "(io.Writer)":
+							cands = append(cands, cand{n.Origin().Obj(), fa.Field, st.Field(fa.Field).Name(), displayName(fn) + " writes to it"})
+						}
+						continue
+					}
 					bi, ok := call.Call.Value.(*ssa.Builtin)
 					if !ok || len(call.Call.Args) == 0 {
 						continue
@@ -834,7 +862,7 @@ func (c *checker) growingField(t types.Type) (field, method string, ok bool) {
 					if !ok || !ok2 || fa.Field >= st.NumFields() {
 						continue
 					}
-					cands = append(cands, cand{rn.Obj(), fa.Field, st.Field(fa.Field).Name(), fn.Name()})
+					cands = append(cands, cand{rn.Obj(), fa.Field, st.Field(fa.Field).Name(), displayName(fn) + " appends to it"})
 				}
 			}
 		}
@@ -849,6 +877,88 @@ func (c *checker) growingField(t types.Type) (field, method string, ok bool) {
 	}
 	g, ok := c.growing[named.Origin().Obj()]
 	return g[0], g[1], ok
+}
+
+// displayName names fn for a message: its name, or "a function literal in
+// f" for a closure.
+func displayName(fn *ssa.Function) string {
+	if fn.Parent() != nil {
+		return "a function literal in " + displayName(fn.Parent())
+	}
+	return fn.Name()
+}
+
+// bufferFieldCall returns, for a call on a bytes.Buffer held in a struct
+// field (x.buf of type bytes.Buffer or *bytes.Buffer), the field and the
+// method's name; a field given as an io.Writer to another function
+// (fmt.Fprintf(&x.buf, ...)) is named "(io.Writer)".
+func bufferFieldCall(call *ssa.Call) (*ssa.FieldAddr, string, bool) {
+	fieldOf := func(v ssa.Value) (*ssa.FieldAddr, bool) {
+		if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+			v = u.X // x.buf of type *bytes.Buffer, loaded
+		}
+		fa, ok := v.(*ssa.FieldAddr)
+		if !ok || !isNamed(derefType(derefType(fa.Type())), "bytes", "Buffer") {
+			return nil, false
+		}
+		return fa, true
+	}
+	com := &call.Call
+	if callee := com.StaticCallee(); callee != nil && callee.Signature.Recv() != nil && len(com.Args) > 0 {
+		if fa, ok := fieldOf(com.Args[0]); ok && isNamed(derefType(callee.Signature.Recv().Type()), "bytes", "Buffer") {
+			return fa, callee.Name(), true
+		}
+		return nil, "", false
+	}
+	for _, a := range com.Args {
+		if mi, ok := a.(*ssa.MakeInterface); ok {
+			if fa, ok := fieldOf(mi.X); ok {
+				return fa, "(io.Writer)", true
+			}
+		}
+	}
+	return nil, "", false
+}
+
+// checkGenericBoxing reports a value that is not pointer-shaped given to a
+// generic Put wrapper (func (p *Pool[T]) Put(v T) { p.p.Put(v) }) whose
+// parameter of type T the wrapper converts to an interface: instantiated
+// with []byte, every Put allocates.
+func (c *checker) checkGenericBoxing(p putSite) {
+	if p.prim != nil || p.param < 0 || p.instr == nil {
+		return
+	}
+	callee := p.instr.Common().StaticCallee()
+	if callee == nil || callee.Origin() == nil {
+		return
+	}
+	origin := callee.Origin()
+	if p.param >= len(origin.Params) {
+		return
+	}
+	prm := origin.Params[p.param]
+	if _, ok := prm.Type().(*types.TypeParam); !ok {
+		return
+	}
+	t := p.arg.Type()
+	if containsTypeParam(t) || pointerShaped(t) || smallValue(t) {
+		return
+	}
+	boxed := false
+	for _, ref := range *prm.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.MakeInterface:
+			boxed = true
+		case *ssa.ChangeType: // any <- T in generic code
+			boxed = boxed || types.IsInterface(x.Type())
+		}
+	}
+	if !boxed {
+		return
+	}
+	c.report(checkNonPointer, p.instr.Pos(), nil,
+		"non-pointer value of type %s put into a sync.Pool through the generic %s, which converts it to an interface: that allocates on every Put; pool a pointer instead",
+		types.TypeString(t, types.RelativeTo(c.pass.Pkg)), origin.Name())
 }
 
 func isByteSlice(t types.Type) bool {

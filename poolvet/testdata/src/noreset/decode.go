@@ -60,3 +60,23 @@ func isArrayMerged(data []byte) bool {
 	}
 	return o.Array != nil
 }
+
+// A pooled map decoded into keeps the keys the next input lacks.
+var mapPool = sync.Pool{New: func() any { return map[string]any{} }}
+
+func countKeys(data []byte) int {
+	m := mapPool.Get().(map[string]any)
+	json.Unmarshal(data, &m)
+	n := len(m)
+	mapPool.Put(m) // want `m \(map\[string\]any\) was decoded into without being cleared`
+	return n
+}
+
+func countKeysCleared(data []byte) int {
+	m := mapPool.Get().(map[string]any)
+	clear(m)
+	json.Unmarshal(data, &m)
+	n := len(m)
+	mapPool.Put(m)
+	return n
+}

@@ -1,6 +1,7 @@
 // Package fixed is a fixed twin of golang/go#20704
 // (https://github.com/golang/go/issues/20704): the frame write reports
-// completion, and the state goes back to the pool only after it.
+// completion, and the state goes back to the pool only after it. (The
+// capacity guard on body keeps the twin clean of unbounded.)
 package fixed
 
 import (
@@ -41,6 +42,9 @@ func (w *responseWriter) handlerDone() {
 	w.sc.wantWriteFrameCh <- writeData{rws: rws, endStream: true, done: done}
 	<-done
 	w.rws = nil
+	if rws.body.Cap() > 64<<10 {
+		return
+	}
 	rws.body.Reset()
 	responseWriterStatePool.Put(rws)
 }
