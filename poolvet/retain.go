@@ -183,11 +183,19 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 					}
 					continue
 				}
-				// Reset(), clear(obj), a reset* helper: assume it clears.
-				for _, a := range com.Args {
+				// Reset(), clear(obj), a reset* helper: assume it clears,
+				// unless it is a function of the package, whose stores
+				// say what it clears (a Reset that forgets a field).
+				for i, a := range com.Args {
 					// clear of a field's slice clears that slice only.
-					if partOf(a, al) && isResetCallee(com) || isClearBuiltin(com) && a == p.key.v {
+					if isClearBuiltin(com) && a == p.key.v {
 						return
+					}
+					if partOf(a, al) && isResetCallee(com) {
+						g := com.StaticCallee()
+						if g.Pkg == nil || g.Pkg.Pkg != c.pass.Pkg || len(g.Blocks) == 0 || i >= len(g.Params) || clearsAll(g, g.Params[i]) {
+							return
+						}
 					}
 				}
 				if com.IsInvoke() && partOf(com.Value, al) && isResetName(com.Method.Name()) {
@@ -229,6 +237,19 @@ func clearedFields(fn *ssa.Function, prm *ssa.Parameter) map[int]bool {
 		}
 	}
 	return out
+}
+
+// clearsAll reports whether fn overwrites the whole object prm points to
+// (*prm = T{}).
+func clearsAll(fn *ssa.Function, prm *ssa.Parameter) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok && st.Addr == ssa.Value(prm) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isResetCallee reports whether a static call's function name says it

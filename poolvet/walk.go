@@ -249,6 +249,24 @@ func (t *tracker) walk(from ssa.Instruction, visit func(ssa.Instruction, *path) 
 			first.flags[k] = v
 		}
 	}
+	// The branches taken to reach the start: if len(x) == 0 { Put(nd) }
+	// starts with len(x) == 0 known true.
+	for d := from.Block(); d != nil; d = d.Idom() {
+		if len(d.Preds) != 1 {
+			continue
+		}
+		ifi, ok := lastInstr(d.Preds[0]).(*ssa.If)
+		if !ok || len(d.Preds[0].Succs) != 2 || d.Preds[0].Succs[0] == d.Preds[0].Succs[1] {
+			continue
+		}
+		if _, known := first.flags[ifi.Cond]; known {
+			continue
+		}
+		if first.flags == nil {
+			first.flags = map[ssa.Value]bool{}
+		}
+		first.flags[ifi.Cond] = d == d.Preds[0].Succs[0]
+	}
 	work := []item{{from.Block(), start, first}}
 	visited := map[*ssa.BasicBlock]bool{}
 	for len(work) > 0 {
@@ -301,12 +319,19 @@ func (t *tracker) walk(from ssa.Instruction, visit func(ssa.Instruction, *path) 
 				}
 			}
 		}
+		ifi, isIf := lastInstr(it.b).(*ssa.If)
 		for _, succ := range succs {
 			if visited[succ] || succ == t.def {
 				continue
 			}
 			visited[succ] = true
-			work = append(work, item{succ, 0, t.enter(p, it.b, succ)})
+			np := t.enter(p, it.b, succ)
+			if isIf && len(it.b.Succs) == 2 && it.b.Succs[0] != it.b.Succs[1] {
+				if _, known := np.eval(ifi.Cond); !known {
+					np = np.with(ifi.Cond, succ == it.b.Succs[0])
+				}
+			}
+			work = append(work, item{succ, 0, np})
 		}
 	}
 }
@@ -330,6 +355,16 @@ func (t *tracker) enter(p *path, pred, b *ssa.BasicBlock) *path {
 			}
 			for k, v := range p.flags {
 				np.flags[k] = v
+			}
+		}
+	}
+	// Entering b from the top computes its values anew (a loop's next
+	// iteration): what the path knew of the old ones no longer holds.
+	for k := range p.flags {
+		if in, ok := k.(ssa.Instruction); ok && in.Block() == b {
+			if _, phi := k.(*ssa.Phi); !phi {
+				clone()
+				delete(np.flags, k)
 			}
 		}
 	}
@@ -374,21 +409,103 @@ func (t *tracker) enter(p *path, pred, b *ssa.BasicBlock) *path {
 // eval returns the value of a boolean on path p, if known: a constant, a
 // flag phi whose incoming value was a constant, or the negation of one.
 func (p *path) eval(v ssa.Value) (value, known bool) {
+	if value, known = p.flags[v]; known {
+		return value, known
+	}
 	switch x := v.(type) {
 	case *ssa.Const:
 		if x.Value != nil && x.Value.Kind() == constant.Bool {
 			return constant.BoolVal(x.Value), true
 		}
-	case *ssa.Phi, *ssa.Parameter, *ssa.FreeVar:
-		value, known = p.flags[x]
-		return value, known
 	case *ssa.UnOp:
 		if x.Op == token.NOT {
 			value, known = p.eval(x.X)
 			return !value, known
 		}
+	case *ssa.BinOp:
+		// A comparison of the same operands as one the path took a branch
+		// on: len(x) > 0 after len(x) == 0 was true.
+		for k, kv := range p.flags {
+			if b, ok := k.(*ssa.BinOp); ok {
+				if value, known = implied(b, kv, x); known {
+					return value, known
+				}
+			}
+		}
 	}
 	return false, false
+}
+
+// with returns p with the boolean v known to be val.
+func (p *path) with(v ssa.Value, val bool) *path {
+	np := &path{phis: p.phis, flags: make(map[ssa.Value]bool, len(p.flags)+1), clobbered: p.clobbered}
+	for k, x := range p.flags {
+		np.flags[k] = x
+	}
+	np.flags[v] = val
+	return np
+}
+
+// orderings maps a comparison to the orderings of its operands (bit 0: <,
+// bit 1: ==, bit 2: >) for which it is true.
+var orderings = map[token.Token]uint8{
+	token.LSS: 1, token.EQL: 2, token.GTR: 4,
+	token.LEQ: 3, token.GEQ: 6, token.NEQ: 5,
+}
+
+// mirror swaps the operands of an ordering set: a < b is b > a.
+func mirror(o uint8) uint8 { return o&2 | o&1<<2 | o&4>>2 }
+
+// implied reports what comparison x is when comparison k is kv, if k
+// compares the same operands (in either order).
+func implied(k *ssa.BinOp, kv bool, x *ssa.BinOp) (value, known bool) {
+	ko, ok1 := orderings[k.Op]
+	xo, ok2 := orderings[x.Op]
+	if !ok1 || !ok2 {
+		return false, false
+	}
+	switch {
+	case sameValue(k.X, x.X, 2) && sameValue(k.Y, x.Y, 2):
+	case sameValue(k.X, x.Y, 2) && sameValue(k.Y, x.X, 2):
+		ko = mirror(ko)
+	default:
+		return false, false
+	}
+	if !kv {
+		ko = 7 &^ ko
+	}
+	if ko == 0 {
+		return false, false
+	}
+	if ko&^xo == 0 {
+		return true, true
+	}
+	if ko&xo == 0 {
+		return false, true
+	}
+	return false, false
+}
+
+// sameValue reports whether a and b are the same value: the same SSA value,
+// equal constants, or len or cap of the same value.
+func sameValue(a, b ssa.Value, depth int) bool {
+	if a == b {
+		return true
+	}
+	if ka, ok := a.(*ssa.Const); ok {
+		kb, ok := b.(*ssa.Const)
+		return ok && ka.Value != nil && kb.Value != nil && ka.Value.Kind() == kb.Value.Kind() &&
+			types.Identical(ka.Type(), kb.Type()) && constant.Compare(ka.Value, token.EQL, kb.Value)
+	}
+	ca, ok1 := a.(*ssa.Call)
+	cb, ok2 := b.(*ssa.Call)
+	if !ok1 || !ok2 || depth == 0 {
+		return false
+	}
+	ba, ok1 := ca.Call.Value.(*ssa.Builtin)
+	bb, ok2 := cb.Call.Value.(*ssa.Builtin)
+	return ok1 && ok2 && ba.Name() == bb.Name() && (ba.Name() == "len" || ba.Name() == "cap") &&
+		len(ca.Call.Args) == 1 && len(cb.Call.Args) == 1 && sameValue(ca.Call.Args[0], cb.Call.Args[0], depth-1)
 }
 
 // usesObject reports whether instr reads or writes the memory of the object

@@ -123,3 +123,46 @@ func serve(handle func(*ctx)) {
 	handle(c)
 	ctxPool.Put(c)
 }
+
+// A Reset method of the package says what it clears: one that forgets a
+// field a user set is no reset for that field.
+type rcall struct {
+	id   int
+	done func()
+}
+
+func (c *rcall) Reset() { c.id = 0 }
+
+var rcallPool = sync.Pool{New: func() any { return new(rcall) }}
+
+func newRcall(done func()) *rcall {
+	c := rcallPool.Get().(*rcall)
+	c.done = done
+	return c
+}
+
+func (c *rcall) release() {
+	c.Reset()
+	rcallPool.Put(c) // want `c goes back to the pool still holding, in field done, what a user was passed`
+}
+
+// One that overwrites the whole object clears it: silent.
+type rcall2 struct {
+	id   int
+	done func()
+}
+
+func (c *rcall2) Reset() { *c = rcall2{} }
+
+var rcall2Pool = sync.Pool{New: func() any { return new(rcall2) }}
+
+func newRcall2(done func()) *rcall2 {
+	c := rcall2Pool.Get().(*rcall2)
+	c.done = done
+	return c
+}
+
+func (c *rcall2) release() {
+	c.Reset()
+	rcall2Pool.Put(c)
+}

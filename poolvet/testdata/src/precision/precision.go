@@ -343,3 +343,26 @@ func useLateNew() *bytes.Buffer {
 	b.Reset()
 	return b
 }
+
+// Correlated conditions on the same operands: the second Put runs only when
+// the first did not.
+type node struct{ v []byte }
+
+var nodePool = sync.Pool{New: func() any { return new(node) }}
+
+func putOnce(xs [][]byte) int {
+	n := 0
+	for _, x := range xs {
+		nd := nodePool.Get().(*node)
+		nd.v = append(nd.v[:0], x...)
+		if len(x) == 0 {
+			nodePool.Put(nd)
+			continue
+		}
+		n += len(nd.v)
+		if len(x) > 0 && cap(nd.v) <= 1<<10 {
+			nodePool.Put(nd)
+		}
+	}
+	return n
+}
