@@ -554,6 +554,12 @@ func isBuilder(t types.Type) bool {
 // grows reports whether fn (or, for a captured variable, the function that
 // captured it) appends to the object of key or to a slice it holds.
 func (c *checker) grows(fn *ssa.Function, key objKey) bool {
+	return c.growsIn(fn, key, 2)
+}
+
+// growsIn is grows, following the object into the functions of the
+// package it is passed to (appendAll(bp, parts)), depth calls deep.
+func (c *checker) growsIn(fn *ssa.Function, key objKey, depth int) bool {
 	al := c.aliasesOf(fn, key, true)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -564,6 +570,15 @@ func (c *checker) grows(fn *ssa.Function, key objKey) bool {
 			if bi, ok := call.Call.Value.(*ssa.Builtin); ok && bi.Name() == "append" && len(call.Call.Args) > 0 &&
 				al[call.Call.Args[0]] && !fixedAppend(call) {
 				return true
+			}
+			callee := call.Call.StaticCallee()
+			if depth == 0 || callee == nil || callee == fn || callee.Pkg == nil || callee.Pkg.Pkg != c.pass.Pkg || len(callee.Blocks) == 0 {
+				continue
+			}
+			for i, a := range call.Call.Args {
+				if al[a] && i < len(callee.Params) && pointerLike(a.Type()) && c.growsIn(callee, objKey{callee.Params[i], false}, depth-1) {
+					return true
+				}
 			}
 		}
 	}

@@ -621,6 +621,12 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 		if p.prim == nil || p.key.cell || p.prim.kind == kindByte || c.poolResets(p.prim, p.args) {
 			continue
 		}
+		if c.truncatedElems(fn, p) {
+			c.report(checkNoReset, p.instr.Pos(), nil,
+				"%s goes back to the pool truncated but with its elements not cleared: past the new length they still point to the previous user's data, which stays alive while the object waits in the pool; clear them before truncating (clear(s))",
+				c.objName(p))
+			return
+		}
 		for _, tr := range c.truncations(fn, p.key.v) {
 			ref, ok := fieldRefOf(tr)
 			if !ok {
@@ -787,4 +793,51 @@ func refersOut(t types.Type) bool {
 		return true
 	}
 	return false
+}
+
+// truncatedElems reports whether the object of put p is a *[]E, E
+// referring out, that fn truncates to [:0] (*lp = (*lp)[:0]) without
+// clearing the elements, with no other call on it before the Put.
+func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) bool {
+	pt, ok := p.key.v.Type().Underlying().(*types.Pointer)
+	if !ok || p.key.cell {
+		return false
+	}
+	sl, ok := pt.Elem().Underlying().(*types.Slice)
+	if !ok || !refersOut(sl.Elem()) {
+		return false
+	}
+	al := c.aliasesOf(fn, p.key, true)
+	truncated, cleared := false, false
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Store:
+				s, ok := x.Val.(*ssa.Slice)
+				if !ok || !al[x.Addr] || s.Low != nil || s.Max != nil {
+					continue
+				}
+				k, isConst := s.High.(*ssa.Const)
+				ld, isLoad := s.X.(*ssa.UnOp)
+				if isConst && k.Value != nil && k.Value.String() == "0" && isLoad && al[ld.X] {
+					truncated = true
+				}
+			case *ssa.Call:
+				if isClearBuiltin(&x.Call) && len(x.Call.Args) == 1 {
+					v := x.Call.Args[0]
+					if s, ok := v.(*ssa.Slice); ok {
+						v = s.X
+					}
+					if ld, ok := v.(*ssa.UnOp); ok && al[ld.X] {
+						cleared = true
+					}
+				}
+			}
+		}
+	}
+	if !truncated || cleared {
+		return false
+	}
+	last := c.lastCallOn(fn, p.key, p.instr)
+	return last == "" || isResetName(last)
 }

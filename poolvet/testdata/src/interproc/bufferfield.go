@@ -50,3 +50,21 @@ func format(n int) string {
 	}
 	return s
 }
+
+// A *[]byte grown by a function of the package it is given.
+var joinPool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+func appendParts(b *[]byte, parts [][]byte) {
+	for _, p := range parts {
+		*b = append(*b, p...)
+	}
+}
+
+func joinLen(parts [][]byte) int {
+	bp := joinPool.Get().(*[]byte)
+	*bp = (*bp)[:0]
+	appendParts(bp, parts)
+	n := len(*bp)
+	joinPool.Put(bp) // want `bp \(\*\[\]byte\) is put into the pool without a capacity check`
+	return n
+}

@@ -166,3 +166,25 @@ func (c *rcall2) release() {
 	c.Reset()
 	rcall2Pool.Put(c)
 }
+
+// A pooled *[]*T truncated without clearing.
+var listPool = sync.Pool{New: func() any { s := make([]*qtask, 0, 16); return &s }}
+
+func countTasks(ts []*qtask) int {
+	lp := listPool.Get().(*[]*qtask)
+	*lp = append(*lp, ts...)
+	n := len(*lp)
+	*lp = (*lp)[:0]
+	listPool.Put(lp) // want `lp goes back to the pool truncated but with its elements not cleared`
+	return n
+}
+
+func countTasksCleared(ts []*qtask) int {
+	lp := listPool.Get().(*[]*qtask)
+	*lp = append(*lp, ts...)
+	n := len(*lp)
+	clear(*lp)
+	*lp = (*lp)[:0]
+	listPool.Put(lp)
+	return n
+}
