@@ -801,11 +801,13 @@ func (c *checker) growingField(t types.Type) (field, method string, ok bool) {
 	if c.growing == nil {
 		c.growing = map[*types.TypeName][2]string{}
 		bounded := map[*types.TypeName]bool{}
+		boundedField := map[[2]any]bool{} // {type name, field index} of a buffer field whose Cap or Len is compared
 		cleared := map[[2]any]bool{} // {type name, field index} set to nil somewhere
 		type cand struct {
 			tn           *types.TypeName
 			field        int
 			name, method string
+			buffer       bool // a bytes.Buffer field: only a bound on it counts
 		}
 		var cands []cand
 		for _, fn := range c.funcs {
@@ -835,10 +837,10 @@ func (c *checker) growingField(t types.Type) (field, method string, ok bool) {
 						switch name {
 						case "Cap", "Len", "Available":
 							if compared(call) {
-								bounded[n.Origin().Obj()] = true
+								boundedField[[2]any{n.Origin().Obj(), fa.Field}] = true
 							}
 						case "Write", "WriteString", "WriteByte", "WriteRune", "ReadFrom", "Grow", "(io.Writer)":
-							cands = append(cands, cand{n.Origin().Obj(), fa.Field, st.Field(fa.Field).Name(), displayName(fn) + " writes to it"})
+							cands = append(cands, cand{n.Origin().Obj(), fa.Field, st.Field(fa.Field).Name(), displayName(fn) + " writes to it", true})
 						}
 						continue
 					}
@@ -877,12 +879,12 @@ func (c *checker) growingField(t types.Type) (field, method string, ok bool) {
 					if !ok || !ok2 || fa.Field >= st.NumFields() {
 						continue
 					}
-					cands = append(cands, cand{rn.Obj(), fa.Field, st.Field(fa.Field).Name(), displayName(fn) + " appends to it"})
+					cands = append(cands, cand{rn.Obj(), fa.Field, st.Field(fa.Field).Name(), displayName(fn) + " appends to it", false})
 				}
 			}
 		}
 		for _, x := range cands {
-			if bounded[x.tn] || cleared[[2]any{x.tn, x.field}] {
+			if x.buffer && boundedField[[2]any{x.tn, x.field}] || !x.buffer && bounded[x.tn] || cleared[[2]any{x.tn, x.field}] {
 				continue // bounded, or a buffer borrowed for a while (captured = nil after use)
 			}
 			if _, seen := c.growing[x.tn]; !seen {
