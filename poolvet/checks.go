@@ -802,7 +802,7 @@ func (c *checker) growingField(t types.Type) (field, method string, ok bool) {
 		c.growing = map[*types.TypeName][2]string{}
 		bounded := map[*types.TypeName]bool{}
 		boundedField := map[[2]any]bool{} // {type name, field index} of a buffer field whose Cap or Len is compared
-		cleared := map[[2]any]bool{} // {type name, field index} set to nil somewhere
+		cleared := map[[2]any]bool{}      // {type name, field index} set to nil somewhere
 		type cand struct {
 			tn           *types.TypeName
 			field        int
