@@ -27,6 +27,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkPutPaths(fn, puts)
 	c.checkHandOffs(fn, puts)
 	c.checkGoPuts(fn, puts)
+	c.checkDeferOrder(fn, puts)
 	c.checkNoReset(fn, puts, gets)
 	for i := range puts {
 		c.checkStalePut(fn, &puts[i], gets)
@@ -168,6 +169,51 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 			}
 			return next
 		})
+	}
+}
+
+// checkDeferOrder reports a deferred call that uses the object of a
+// deferred Put registered after it: defers run last-in first-out, so it
+// runs after the Put (defer func() { w.Write(b.Bytes()) }(); defer
+// pool.Put(b)).
+func (c *checker) checkDeferOrder(fn *ssa.Function, puts []putSite) {
+	isPut := map[ssa.Instruction]bool{}
+	for i := range puts {
+		isPut[puts[i].instr] = true
+	}
+	for i := range puts {
+		p := &puts[i]
+		d, ok := p.instr.(*ssa.Defer)
+		if !ok || p.cond || p.field || !trackable(p) {
+			continue
+		}
+		t := c.newTracker(fn, p.key)
+		none := &path{clobbered: true}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				e, ok := instr.(*ssa.Defer)
+				if !ok || e == d || isPut[e] || c.isSyncCall(&e.Call) || !precedes(e, d) {
+					continue
+				}
+				uses := false
+				vals := append([]ssa.Value{e.Call.Value}, e.Call.Args...)
+				if mc, ok := e.Call.Value.(*ssa.MakeClosure); ok {
+					vals = append(vals, mc.Bindings...)
+				}
+				for _, v := range vals {
+					if v != nil && t.class(none, v) != notAlias {
+						uses = true
+					}
+				}
+				if !uses {
+					continue
+				}
+				c.report(checkUseAfterPut, e.Pos(), nil,
+					"this deferred call uses %s, but it runs after the deferred Put at line %d (deferred calls run last-in first-out): another goroutine may already own it; defer the Put first",
+					c.objName(p), c.line(d.Pos()))
+				return
+			}
+		}
 	}
 }
 
