@@ -76,7 +76,24 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 					t.seed = map[ssa.Value]bool{p.condOn: p.condWhen}
 				}
 				call, _ := p.instr.(*ssa.Call)
+				// Deferred Puts registered before the call run at every
+				// return after it (defer c.release(); handle(c)).
+				var deferred []*putSite
+				for j := range puts {
+					q := &puts[j]
+					if q != p && q.deferred && !q.cond && q.field == p.field && precedes(q.instr, p.instr) {
+						deferred = append(deferred, q)
+					}
+				}
 				t.walk(p.instr, func(instr ssa.Instruction, path *path) action {
+					if _, ok := instr.(*ssa.Return); ok {
+						for _, q := range deferred {
+							if t.sameObject(path, q.key) {
+								double(q, p, "%s may be put into the pool twice: the deferred Put runs after the call at line %d, which already puts it on some paths")
+								return stopAll
+							}
+						}
+					}
 					// A branch on what the callee returned may tell the
 					// paths where it put from the others: stop there. A
 					// Put reached before any such branch happens whatever

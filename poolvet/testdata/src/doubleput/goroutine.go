@@ -49,3 +49,22 @@ func openOnce(produce func(chan<- chunk)) error {
 	}
 	return nil
 }
+
+// A deferred release, and a call that releases on some paths.
+type conn struct{ buf []byte }
+
+var connPool = sync.Pool{New: func() any { return new(conn) }}
+
+func (c *conn) release() { c.buf = c.buf[:0]; connPool.Put(c) }
+
+func check(c *conn) {
+	if len(c.buf) == 0 {
+		c.release()
+	}
+}
+
+func serveConn() {
+	c := connPool.Get().(*conn)
+	defer c.release() // want `c may be put into the pool twice: the deferred Put runs after the call at line 69`
+	check(c)
+}
