@@ -769,7 +769,7 @@ func sliceElem(fa *ssa.FieldAddr) types.Type {
 // refersOut reports whether a value of type t refers to objects of its
 // own: a pointer, interface, map, channel or function, or an aggregate
 // holding one. Slices count by their elements: a []byte is a buffer its
-// holder owns.
+// holder owns. A type parameter does not count.
 func refersOut(t types.Type) bool {
 	if t == nil {
 		return false
@@ -790,7 +790,9 @@ func refersOut(t types.Type) bool {
 			}
 		}
 	case *types.TypeParam:
-		return true
+		// Unknown until instantiated (a []T pool of ints holds nothing):
+		// not reported.
+		return false
 	}
 	return false
 }
