@@ -1322,7 +1322,95 @@ func (c *checker) fileOf(pos token.Pos) *ast.File {
 // newTypes returns the dynamic types that the New function of the
 // package-level sync.Pool g returns, or ok=false if they are unknown.
 func (c *checker) newTypes(g *ssa.Global) ([]types.Type, bool) {
-	news := c.hooks[g]["New"]
+	return c.newTypesOf(c.hooks[g]["New"])
+}
+
+// poolNews returns the name and the New types of the sync.Pool at addr:
+// a package-level pool, or a pool field of a struct type of the package
+// (s.bufPool.New = f, or s.bufPool = sync.Pool{New: f}) when every New
+// stored into that field in the package returns the same types.
+func (c *checker) poolNews(addr ssa.Value) (string, []types.Type, bool) {
+	if g := globalOf(addr); g != nil {
+		news, ok := c.newTypes(g)
+		return g.Name(), news, ok
+	}
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return "", nil, false
+	}
+	id := poolID(fa)
+	if id == nil {
+		return "", nil, false
+	}
+	vals := c.fieldPoolNews()[id]
+	if len(vals) == 0 {
+		return "", nil, false
+	}
+	var all []types.Type
+	for _, v := range vals {
+		ts, ok := c.newTypesOf([]ssa.Value{v})
+		if !ok {
+			return "", nil, false
+		}
+		all = append(all, ts...)
+	}
+	return fieldName(fa), all, true
+}
+
+// fieldPoolNews collects, by poolID, the New functions stored into sync.Pool
+// fields of the package's struct types; built on first use.
+func (c *checker) fieldPoolNews() map[any][]ssa.Value {
+	if c.fieldNews != nil {
+		return c.fieldNews
+	}
+	c.fieldNews = map[any][]ssa.Value{}
+	for _, fn := range c.funcs {
+		// A sync.Pool literal built in a temporary and copied into a field.
+		copied := map[ssa.Value]any{}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if st, ok := instr.(*ssa.Store); ok {
+					if fa, ok := st.Addr.(*ssa.FieldAddr); ok && isSyncPoolPtr(fa.Type()) {
+						if u, ok := st.Val.(*ssa.UnOp); ok && u.Op == token.MUL {
+							if id := poolID(fa); id != nil {
+								copied[u.X] = id
+							}
+						}
+					}
+				}
+			}
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				fa, ok := st.Addr.(*ssa.FieldAddr)
+				if !ok || !isSyncPoolPtr(fa.X.Type()) {
+					continue
+				}
+				pt, _ := derefStruct(fa.X.Type())
+				if pt == nil || fa.Field >= pt.NumFields() || pt.Field(fa.Field).Name() != "New" {
+					continue
+				}
+				var id any
+				if inner, ok := fa.X.(*ssa.FieldAddr); ok {
+					id = poolID(inner) // s.bufPool.New = f
+				} else if v, ok := copied[fa.X]; ok {
+					id = v // s.bufPool = sync.Pool{New: f}
+				}
+				if id != nil {
+					c.fieldNews[id] = append(c.fieldNews[id], st.Val)
+				}
+			}
+		}
+	}
+	return c.fieldNews
+}
+
+// newTypesOf returns the types that the New functions news return.
+func (c *checker) newTypesOf(news []ssa.Value) ([]types.Type, bool) {
 	if len(news) != 1 {
 		return nil, false
 	}
@@ -1365,11 +1453,7 @@ func (c *checker) checkGetType(g getSite) {
 	if g.prim != syncGet || len(g.args) == 0 {
 		return
 	}
-	pool := globalOf(g.args[0])
-	if pool == nil {
-		return
-	}
-	news, ok := c.newTypes(pool)
+	name, news, ok := c.poolNews(g.args[0])
 	if !ok {
 		return
 	}
@@ -1380,7 +1464,7 @@ func (c *checker) checkGetType(g getSite) {
 		}
 		c.report(checkTypeMismatch, ta.Pos(), nil,
 			"%s.Get() is asserted to %s, but its New returns %s: the assertion fails whenever Get falls back to New",
-			pool.Name(), c.typeString(ta.AssertedType), c.typeString(news[0]))
+			name, c.typeString(ta.AssertedType), c.typeString(news[0]))
 	}
 }
 
@@ -1562,11 +1646,7 @@ func (c *checker) checkPutType(p putSite) {
 	if !ok || containsTypeParam(mi.X.Type()) {
 		return
 	}
-	pool := globalOf(p.args[0])
-	if pool == nil {
-		return
-	}
-	news, ok := c.newTypes(pool)
+	name, news, ok := c.poolNews(p.args[0])
 	if !ok {
 		return
 	}
@@ -1577,7 +1657,7 @@ func (c *checker) checkPutType(p putSite) {
 	}
 	c.report(checkTypeMismatch, p.instr.Pos(), nil,
 		"%s of type %s is put into %s, whose New returns %s: a later Get's type assertion fails on it",
-		c.objName(&p), c.typeString(mi.X.Type()), pool.Name(), c.typeString(news[0]))
+		c.objName(&p), c.typeString(mi.X.Type()), name, c.typeString(news[0]))
 }
 
 // matchesAny reports whether a value of one of the types in news can satisfy

@@ -73,6 +73,10 @@ type checker struct {
 
 	calls map[token.Pos]*ast.CallExpr // by Lparen; built on first use
 
+	// fieldNews holds, by poolID, the New functions stored into sync.Pool
+	// fields of struct types of the package; built on first use.
+	fieldNews map[any][]ssa.Value
+
 	// growing holds, for struct types of this package, a slice field that
 	// a method appends an unbounded amount to, and that method's name;
 	// built on first use.

@@ -72,3 +72,28 @@ func ptrPoolGet() []byte {
 func ptrPoolGetFixed() *[]byte {
 	return ptrPool.Get().(*[]byte)
 }
+
+// Pools in struct fields have a New too.
+type server struct {
+	bufs  sync.Pool
+	lines sync.Pool
+}
+
+func newServer() *server {
+	s := &server{}
+	s.bufs.New = func() any { return new(bytes.Buffer) }
+	s.lines = sync.Pool{New: func() any { b := make([]byte, 0, 64); return &b }}
+	return s
+}
+
+func (s *server) line() []byte {
+	return s.lines.Get().([]byte) // want `lines.Get\(\) is asserted to \[\]byte, but its New returns \*\[\]byte`
+}
+
+func (s *server) lineFixed() *[]byte {
+	return s.lines.Get().(*[]byte)
+}
+
+func (s *server) buf() *bytes.Buffer {
+	return s.bufs.Get().(*bytes.Buffer)
+}
