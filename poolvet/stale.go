@@ -774,6 +774,11 @@ func refersOut(t types.Type) bool {
 	if t == nil {
 		return false
 	}
+	if _, ok := t.(*types.TypeParam); ok {
+		// Unknown until instantiated (a []T pool of runes holds nothing):
+		// not reported.
+		return false
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Pointer, *types.Interface, *types.Map, *types.Chan, *types.Signature:
 		return true
@@ -789,10 +794,6 @@ func refersOut(t types.Type) bool {
 				return true
 			}
 		}
-	case *types.TypeParam:
-		// Unknown until instantiated (a []T pool of ints holds nothing):
-		// not reported.
-		return false
 	}
 	return false
 }

@@ -188,3 +188,11 @@ func countTasksCleared(ts []*qtask) int {
 	listPool.Put(lp)
 	return n
 }
+
+// A generic slice pool: what T holds is unknown here. Silent.
+type slicePool[T any] struct{ p sync.Pool }
+
+func (sp *slicePool[T]) put(s *[]T) {
+	*s = (*s)[:0]
+	sp.p.Put(s)
+}
