@@ -584,6 +584,8 @@ func (c *checker) checkNonPointer(p putSite) {
 // growable reports whether t is a buffer that grows with use.
 func growable(t types.Type) bool {
 	switch u := t.Underlying().(type) {
+	case *types.Map:
+		return true // a map keeps its buckets after clear (golang/go#20135)
 	case *types.Pointer:
 		if n, ok := types.Unalias(u.Elem()).(*types.Named); ok && n.Obj().Pkg() != nil {
 			switch n.Obj().Pkg().Path() + "." + n.Obj().Name() {
@@ -626,6 +628,9 @@ func (c *checker) growsIn(fn *ssa.Function, key objKey, depth int) bool {
 	al := c.aliasesOf(fn, key, true)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
+			if mu, ok := instr.(*ssa.MapUpdate); ok && al[mu.Map] && inLoop(b) {
+				return true // a map filled in a loop: as many entries as the input has
+			}
 			call, ok := instr.(*ssa.Call)
 			if !ok {
 				continue
@@ -838,6 +843,12 @@ func (c *checker) checkUnbounded(fn *ssa.Function, p putSite) {
 	}
 	if !isBuilder(t) && !c.grows(fn, p.key) && !c.sizedOnGet(p.args[0]) {
 		return // a slice is only a problem if it grows; fixed-size buffers are fine
+	}
+	if _, isMap := t.Underlying().(*types.Map); isMap {
+		c.report(checkUnbounded, p.instr.Pos(), nil,
+			"%s (%s) is put into the pool without a size check: a map keeps its buckets after clear, so one that once held many entries stays that large in the pool (golang/go#20135); drop maps with more than a bound of entries (len before clear)",
+			c.objName(&p), types.TypeString(t, types.RelativeTo(c.pass.Pkg)))
+		return
 	}
 	var fixes []analysis.SuggestedFix
 	if fix, ok := c.guardFix(p, t); ok {

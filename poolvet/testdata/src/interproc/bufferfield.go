@@ -68,3 +68,30 @@ func joinLen(parts [][]byte) int {
 	joinPool.Put(bp) // want `bp \(\*\[\]byte\) is put into the pool without a capacity check`
 	return n
 }
+
+// A pooled map filled in a loop keeps its buckets after clear.
+var countPool = sync.Pool{New: func() any { return map[string]int{} }}
+
+func distinct(ws []string) int {
+	m := countPool.Get().(map[string]int)
+	for _, w := range ws {
+		m[w]++
+	}
+	n := len(m)
+	clear(m)
+	countPool.Put(m) // want `m \(map\[string\]int\) is put into the pool without a size check: a map keeps its buckets after clear`
+	return n
+}
+
+func distinctBounded(ws []string) int {
+	m := countPool.Get().(map[string]int)
+	for _, w := range ws {
+		m[w]++
+	}
+	n := len(m)
+	clear(m)
+	if n <= 1024 {
+		countPool.Put(m)
+	}
+	return n
+}
