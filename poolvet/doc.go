@@ -39,9 +39,13 @@
 //     enclosing function earlier on a path with no channel receive, select
 //     case (other than a context's Done or a timer), or Wait/Lock/Do-style
 //     call between the hand-off and the Put.
+//     A deferred call that uses the object and was deferred before its Put
+//     runs after the Put, and is reported too.
 //   - doubleput: the same object is put twice on one path, including a Put in
-//     a loop body of an object defined outside it, and an explicit Put of an
-//     object whose Put is already deferred.
+//     a loop body of an object defined outside it, an explicit Put of an
+//     object whose Put is already deferred, a Put after a call (or a
+//     Close) that puts it on some paths, and a Put of an object that a
+//     goroutine started before puts back itself.
 //   - nonpointer: a value that is not pointer-shaped is put into a pool that
 //     stores interfaces (sync.Pool, or a wrapper taking any): converting it
 //     allocates on every Put (staticcheck SA6002).
@@ -50,12 +54,18 @@
 //     pool has no Reset hook: state leaks from one user to the next. Also a
 //     Put into a sync.Pool of a struct that leaves set a field of basic type
 //     that the pool's users read before writing (a sequence number that
-//     goes on from the previous user's).
+//     goes on from the previous user's); a struct or map decoded into
+//     without clearing; a field in which a user stored what it was passed
+//     (a context, a reader, a value; or the writer given to a bufio or
+//     compress Reset), left set; a slice of pointers truncated without
+//     clearing its elements; and a strings.Builder put back after its last
+//     write without Reset.
 //   - unbounded: a growable buffer (*bytes.Buffer, *strings.Builder, []byte,
-//     *[]T, a slice of slices) is put into a sync.Pool or a pool.Pool without
-//     a Keep hook, with no capacity check on the buffer: one huge buffer then
-//     stays pinned in the pool (golang/go#23199). A suggested fix wraps the
-//     Put in a capacity guard.
+//     *[]T, a slice of slices, a struct whose bytes.Buffer or []byte field
+//     its users grow, a map filled in a loop) is put into a sync.Pool or a
+//     pool.Pool without a Keep hook, with no capacity check on the buffer:
+//     one huge buffer then stays pinned in the pool (golang/go#23199). A
+//     suggested fix wraps the Put in a capacity guard.
 //   - typemismatch: the result of a sync.Pool's Get is asserted to a type that
 //     the pool's New never returns, or a value of another type than New's is
 //     put into it, or asserted without comma-ok or nil check when the pool
