@@ -626,6 +626,17 @@ func (c *checker) grows(fn *ssa.Function, key objKey) bool {
 // package it is passed to (appendAll(bp, parts)), depth calls deep.
 func (c *checker) growsIn(fn *ssa.Function, key objKey, depth int) bool {
 	al := c.aliasesOf(fn, key, true)
+	// Put(b[:0]): the slice that grew is b.
+	for v := key.v; !key.cell; {
+		s, ok := v.(*ssa.Slice)
+		if !ok {
+			break
+		}
+		v = s.X
+		for a := range c.aliasesOf(fn, objKey{v, false}, true) {
+			al[a] = true
+		}
+	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if mu, ok := instr.(*ssa.MapUpdate); ok && al[mu.Map] && inLoop(b) {

@@ -95,3 +95,30 @@ func distinctBounded(ws []string) int {
 	}
 	return n
 }
+
+// Put(b[:0]) of a []byte that grew in a loop.
+var rawPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+func rawJoin(parts [][]byte) int {
+	bp := rawPool.Get().(*[]byte)
+	b := (*bp)[:0]
+	for _, p := range parts {
+		b = append(b, p...)
+	}
+	n := len(b)
+	*bp = b[:0]
+	rawPool.Put(bp) // want `bp \(\*\[\]byte\) is put into the pool without a capacity check`
+	return n
+}
+
+var bytesPool = sync.Pool{New: func() any { return make([]byte, 0, 1024) }}
+
+func bytesJoin(parts [][]byte) int {
+	b := bytesPool.Get().([]byte)
+	for _, p := range parts {
+		b = append(b, p...)
+	}
+	n := len(b)
+	bytesPool.Put(b[:0]) // want `b\[:0\] \(\[\]byte\) is put into the pool without a capacity check`
+	return n
+}
