@@ -105,7 +105,8 @@ func (c *checker) aliasesOf(fn *ssa.Function, key objKey, may bool) map[ssa.Valu
 					add(x)
 				}
 			case *ssa.Call:
-				if c.aliasingCall(&x.Call, v) && !c.releasedHolder(fn, &x.Call, v) || keepsArg(&x.Call, v) || unsafeView(&x.Call) {
+				if c.aliasingCall(&x.Call, v) && !c.releasedHolder(fn, &x.Call, v) || keepsArg(&x.Call, v) || unsafeView(&x.Call) ||
+					appendsHeld(&x.Call, v) {
 					add(x)
 				}
 			case *ssa.Convert:
@@ -286,6 +287,23 @@ func (c *checker) aliasingCall(com *ssa.CallCommon, v ssa.Value) bool {
 		return true
 	}
 	return !com.IsInvoke() && aliasingCalls[calleeName(com)]
+}
+
+// appendsHeld reports whether com is append(s, x) and v is the array the
+// compiler built for its new elements, which holds an alias (out =
+// append(out, b.Bytes())): the result holds it too. append(s, b...) copies
+// b's elements and is not this.
+func appendsHeld(com *ssa.CallCommon, v ssa.Value) bool {
+	b, ok := com.Value.(*ssa.Builtin)
+	if !ok || b.Name() != "append" || len(com.Args) < 2 || com.Args[1] != v {
+		return false
+	}
+	sl, ok := v.(*ssa.Slice)
+	if !ok {
+		return false
+	}
+	_, ok = sl.X.(*ssa.Alloc)
+	return ok
 }
 
 // unsafeView reports whether a call is unsafe.String, unsafe.Slice,

@@ -260,6 +260,15 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 					h.instr = x
 					out = append(out, h)
 				}
+			case *ssa.MapUpdate:
+				// cache[k] = b.Bytes() into a package-level map or a map
+				// field of the receiver.
+				if !alias(x.Value) || alias(x.Map) {
+					continue
+				}
+				if loc, ok := longLived(x.Map); ok && !deletesFrom(fn, x.Map) {
+					out = append(out, handOff{instr: x, what: loc + " (stored there", to: loc + ", which outlives the call", store: true})
+				}
 			case *ssa.Store:
 				if !(alias(x.Val) || appendsAlias(x.Val, alias)) || alias(x.Addr) {
 					continue
@@ -446,6 +455,24 @@ func closeParen(what string) string {
 		return ")"
 	}
 	return ""
+}
+
+// deletesFrom reports whether fn deletes from the map m, or one loaded
+// from the same place (delete(cache, k) before the Put).
+func deletesFrom(fn *ssa.Function, m ssa.Value) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || len(call.Call.Args) == 0 {
+				continue
+			}
+			if bi, ok := call.Call.Value.(*ssa.Builtin); ok && (bi.Name() == "delete" || bi.Name() == "clear") &&
+				(call.Call.Args[0] == m || sameLoc(call.Call.Args[0], m)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // appendsAlias reports whether v is the result of an append whose new
