@@ -56,3 +56,21 @@ func TestBenchOutput(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestSavingCap checks that a site tied to a benchmark can save at most
+// that benchmark's whole time: on a loaded machine the model estimated
+// 111% for a small []byte site and ranked it above the gzip.Writer (a CI
+// failure of TestBench on 2026-11-23).
+func TestSavingCap(t *testing.T) {
+	a := &siteAgg{allocBytes: 1000, benchBytes: map[string]float64{"BenchmarkSink": 500}}
+	benches := map[string]*benchSum{"BenchmarkSink": {runBytes: 4000, runNs: 8000, profBytes: 1000}}
+	// Half the site's bytes are the benchmark's; the profile holds a
+	// quarter of the run's bytes: saving s ns of the profile is s*0.5*4
+	// ns of the run, so the run's 8000 ns cap the saving at 4000.
+	if got := savingCap(a, benches); got != 4000 {
+		t.Errorf("savingCap = %v; want 4000", got)
+	}
+	if got := savingCap(&siteAgg{allocBytes: 1000}, nil); !math.IsInf(got, 1) {
+		t.Errorf("savingCap without a benchmark = %v; want +Inf", got)
+	}
+}
