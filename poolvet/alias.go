@@ -541,6 +541,11 @@ func (c *checker) resetsObj(fn *ssa.Function, key objKey) bool {
 					if ce, ok := c.calleeOf(com); ok && ce.sum != nil && ce.sum.putParams[i].resets {
 						return true
 					}
+					// A method of a holder that resets the field holding
+					// the object (tw.FreeBuffer() doing tw.body.Reset()).
+					if g := com.StaticCallee(); g != nil && g.Pkg != nil && g.Pkg.Pkg == c.pass.Pkg && i < len(g.Params) && resetsFieldOf(g, g.Params[i]) {
+						return true
+					}
 				}
 			}
 		}
@@ -550,6 +555,37 @@ func (c *checker) resetsObj(fn *ssa.Function, key objKey) bool {
 
 // hookName returns the name of the field that a call through a func-typed
 // field loads its function from (p.reset(v)), or "".
+// resetsFieldOf reports whether fn calls a Reset-like method on an object
+// loaded from a field of prm (prm.body.Reset()).
+func resetsFieldOf(fn *ssa.Function, prm *ssa.Parameter) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			com := ci.Common()
+			var name string
+			var recv ssa.Value
+			if com.IsInvoke() {
+				name, recv = com.Method.Name(), com.Value
+			} else if g := com.StaticCallee(); g != nil && g.Signature.Recv() != nil && len(com.Args) > 0 {
+				name, recv = g.Name(), com.Args[0]
+			}
+			if recv == nil || !isResetName(name) {
+				continue
+			}
+			if u, ok := recv.(*ssa.UnOp); ok && u.Op == token.MUL {
+				recv = u.X
+			}
+			if fa, ok := recv.(*ssa.FieldAddr); ok && fa.X == ssa.Value(prm) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func hookName(v ssa.Value) string {
 	switch x := v.(type) {
 	case *ssa.UnOp:

@@ -32,6 +32,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	for i := range puts {
 		c.checkStalePut(fn, &puts[i], gets)
 		c.checkRetainPut(fn, &puts[i])
+		c.checkForgottenAppend(fn, &puts[i])
 	}
 	for _, p := range puts {
 		c.checkNonPointer(p)
@@ -465,16 +466,17 @@ func (c *checker) checkNoReset(fn *ssa.Function, puts []putSite, gets []getSite)
 			if c.resetsObj(fn, p.key) {
 				continue
 			}
+			// Every such Put is reported: an error path and the normal
+			// path each put the object back dirty (pquerna/ffjson#195).
 			if decoded {
 				c.report(checkNoReset, p.instr.Pos(), nil,
 					"%s (%s) was decoded into without being cleared and goes back to the pool: the next user's decode keeps the fields (or keys) its input lacks from this one",
 					c.objName(p), types.TypeString(objT, types.RelativeTo(c.pass.Pkg)))
-				break
+				continue
 			}
 			c.report(checkNoReset, p.instr.Pos(), nil,
 				"%s (%s) goes back to the pool without Reset and the pool has no Reset hook: the next user sees this one's data",
 				c.objName(p), types.TypeString(objT, types.RelativeTo(c.pass.Pkg)))
-			break
 		}
 	}
 }
@@ -824,6 +826,10 @@ const maxPooled = "64<<10"
 // checkUnbounded reports growable buffers put into an unbounded pool with no
 // capacity check on the way.
 func (c *checker) checkUnbounded(fn *ssa.Function, p putSite) {
+	if p.prim == nil {
+		c.checkUnboundedWrapper(fn, p)
+		return
+	}
 	if p.prim != syncPut && p.prim != typedPut {
 		return
 	}
@@ -979,6 +985,36 @@ func (c *checker) growingField(t types.Type) (field, method string, ok bool) {
 	}
 	g, ok := c.growing[named.Origin().Obj()]
 	return g[0], g[1], ok
+}
+
+// checkUnboundedWrapper reports a growable buffer given to a Put wrapper
+// of the package whose parameter is an interface (func (p *ObjectPool)
+// Put(o PoolObject) { o.Reset(); p.pool.Put(o) }): inside the wrapper the
+// buffer's type is unknown, so the call is where it can be judged
+// (dubbogo/gost#70).
+func (c *checker) checkUnboundedWrapper(fn *ssa.Function, p putSite) {
+	if p.param < 0 || p.cond || p.field || p.instr == nil {
+		return
+	}
+	callee := p.instr.Common().StaticCallee()
+	if callee == nil || len(callee.Blocks) == 0 || p.param >= len(callee.Params) ||
+		!types.IsInterface(callee.Params[p.param].Type()) {
+		return
+	}
+	arg := p.arg
+	if mi, ok := arg.(*ssa.MakeInterface); ok {
+		arg = mi.X
+	}
+	t := arg.Type()
+	if types.IsInterface(t) || isNil(arg) || !growable(t) || !isBuilder(t) || c.builderDropped(fn, &p) {
+		return
+	}
+	if c.guarded(fn, p.key, 2) || c.guarded(callee, objKey{callee.Params[p.param], false}, 0) {
+		return
+	}
+	c.report(checkUnbounded, p.instr.Pos(), nil,
+		"%s (%s) is put into the pool through %s, which takes any object, without a capacity check: one huge buffer stays pinned in the pool (golang/go#23199); drop buffers above a bound",
+		c.objName(&p), types.TypeString(t, types.RelativeTo(c.pass.Pkg)), displayName(callee))
 }
 
 // displayName names fn for a message: its name, or "a function literal in

@@ -77,6 +77,11 @@ type checker struct {
 	// fields of struct types of the package; built on first use.
 	fieldNews map[any][]ssa.Value
 
+	// appended holds, by struct type of the package, the slice fields that
+	// some function appends to in place, and one such function's name;
+	// built on first use.
+	appended map[*types.TypeName]map[int]string
+
 	// growing holds, for struct types of this package, a slice field that
 	// a method appends an unbounded amount to, and that method's name;
 	// built on first use.

@@ -844,3 +844,108 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) bool {
 	last := c.lastCallOn(fn, p.key, p.instr)
 	return last == "" || isResetName(last)
 }
+
+// checkForgottenAppend reports a Put of an object whose Reset method, called
+// by the Put's function, leaves a slice field that code of the package
+// appends to: each user's appends go on after the previous user's
+// (ClickHouse/clickhouse-go#327: Block.Reset forgot Columns, which Read
+// appends to).
+func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
+	if p.prim == nil || p.key.cell || p.field || p.prim.kind == kindByte {
+		return
+	}
+	st, ok := derefStruct(p.key.v.Type())
+	n, ok2 := types.Unalias(derefType(p.key.v.Type())).(*types.Named)
+	if !ok || !ok2 || st.NumFields() >= 64 {
+		return
+	}
+	al := c.aliasesOf(fn, p.key, true)
+	var reset *ssa.Function
+	var resetAt token.Pos
+	written := fieldSet(0)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Store:
+				if fa, ok := x.Addr.(*ssa.FieldAddr); ok && al[fa.X] && fa.Field < 64 && !appendsTo(x.Val, fa) {
+					written |= 1 << fa.Field
+				}
+				if al[x.Addr] {
+					return // *obj = T{}
+				}
+			case ssa.CallInstruction:
+				g := x.Common().StaticCallee()
+				if g == nil || g.Pkg == nil || g.Pkg.Pkg != c.pass.Pkg || g.Signature.Recv() == nil ||
+					len(x.Common().Args) == 0 || !al[x.Common().Args[0]] {
+					continue
+				}
+				if isResetName(g.Name()) {
+					reset, resetAt = g, x.Pos()
+				}
+			}
+		}
+	}
+	if reset == nil || len(reset.Params) == 0 {
+		return
+	}
+	written |= c.paramFieldUse(reset, 0, 3).may
+	for f, by := range c.appendedFields(n.Origin().Obj()) {
+		if written&(1<<f) != 0 {
+			continue
+		}
+		c.report(checkNoReset, p.instr.Pos(), nil,
+			"%s goes back to the pool with field %s, which %s appends to, never cleared: %s (line %d) leaves it, so each user's appends go on after the previous user's; truncate or clear it in %s",
+			c.objName(p), st.Field(f).Name(), by, reset.Name(), c.line(resetAt), reset.Name())
+		return
+	}
+}
+
+// appendedFields returns the slice fields of the struct type tn that some
+// function of the package appends to in place (x.f = append(x.f, ...)),
+// with one such function's name; built per type on first use.
+func (c *checker) appendedFields(tn *types.TypeName) map[int]string {
+	if c.appended == nil {
+		c.appended = map[*types.TypeName]map[int]string{}
+		for _, fn := range c.funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					st, ok := instr.(*ssa.Store)
+					if !ok {
+						continue
+					}
+					fa, ok := st.Addr.(*ssa.FieldAddr)
+					if !ok {
+						continue
+					}
+					if !appendsTo(st.Val, fa) {
+						continue
+					}
+					ref, ok := fieldRefOf(fa)
+					if !ok {
+						continue
+					}
+					if c.appended[ref.obj] == nil {
+						c.appended[ref.obj] = map[int]string{}
+					}
+					if _, seen := c.appended[ref.obj][ref.field]; !seen {
+						c.appended[ref.obj][ref.field] = displayName(fn)
+					}
+				}
+			}
+		}
+	}
+	return c.appended[tn]
+}
+
+// appendsTo reports whether v is append(x.f, ...) of the field at fa.
+func appendsTo(v ssa.Value, fa *ssa.FieldAddr) bool {
+	call, ok := v.(*ssa.Call)
+	if !ok || len(call.Call.Args) == 0 {
+		return false
+	}
+	if bi, ok := call.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "append" {
+		return false
+	}
+	ld, ok := call.Call.Args[0].(*ssa.UnOp)
+	return ok && ld.Op == token.MUL && sameAddr(ld.X, fa, 0)
+}

@@ -122,3 +122,26 @@ func bytesJoin(parts [][]byte) int {
 	bytesPool.Put(b[:0]) // want `b\[:0\] \(\[\]byte\) is put into the pool without a capacity check`
 	return n
 }
+
+// A Put wrapper that takes any object: the buffer is judged at the call.
+type resetter interface{ Reset() }
+
+type objectPool struct{ p sync.Pool }
+
+func (o *objectPool) put(x resetter) {
+	x.Reset()
+	o.p.Put(x)
+}
+
+var objects = &objectPool{}
+
+func frameAny(payload []byte) []byte {
+	b, _ := objects.p.Get().(*bytes.Buffer)
+	if b == nil {
+		b = new(bytes.Buffer)
+	}
+	b.Write(payload)
+	out := append([]byte(nil), b.Bytes()...)
+	objects.put(b) // want `b \(\*bytes.Buffer\) is put into the pool through put, which takes any object, without a capacity check`
+	return out
+}

@@ -1,6 +1,7 @@
 package noreset
 
 import (
+	"bytes"
 	"io"
 	"sync"
 )
@@ -195,4 +196,80 @@ type slicePool[T any] struct{ p sync.Pool }
 func (sp *slicePool[T]) put(s *[]T) {
 	*s = (*s)[:0]
 	sp.p.Put(s)
+}
+
+// A Reset method that forgets a slice field another method appends to.
+type hcolumn struct{ name string }
+
+type hblock struct {
+	rows    int
+	columns []*hcolumn
+}
+
+func (b *hblock) Reset() { b.rows = 0 }
+
+func (b *hblock) read(names []string) {
+	for _, n := range names {
+		b.columns = append(b.columns, &hcolumn{name: n})
+	}
+	b.rows = len(names)
+}
+
+var hblockPool = sync.Pool{New: func() any { return new(hblock) }}
+
+func header(names []string) int {
+	b := hblockPool.Get().(*hblock)
+	b.Reset()
+	b.read(names)
+	n := len(b.columns)
+	hblockPool.Put(b) // want `b goes back to the pool with field columns, which read appends to, never cleared: Reset \(line 222\) leaves it`
+	return n
+}
+
+// A Reset that truncates it: silent.
+type hblock2 struct {
+	rows    int
+	columns []*hcolumn
+}
+
+func (b *hblock2) Reset() {
+	b.rows = 0
+	clear(b.columns)
+	b.columns = b.columns[:0]
+}
+
+func (b *hblock2) read(names []string) {
+	for _, n := range names {
+		b.columns = append(b.columns, &hcolumn{name: n})
+	}
+}
+
+var hblock2Pool = sync.Pool{New: func() any { return new(hblock2) }}
+
+func header2(names []string) int {
+	b := hblock2Pool.Get().(*hblock2)
+	b.Reset()
+	b.read(names)
+	n := len(b.columns)
+	hblock2Pool.Put(b)
+	return n
+}
+
+// A holder's method that resets the field holding the buffer resets it.
+type holderW struct{ body *bytes.Buffer }
+
+func (h *holderW) free() {
+	h.body.Reset()
+	h.body = nil
+}
+
+var holderPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func respond(w io.Writer, s string) {
+	buf := holderPool.Get().(*bytes.Buffer)
+	h := &holderW{body: buf}
+	h.body.WriteString(s)
+	w.Write(buf.Bytes())
+	h.free()
+	holderPool.Put(buf)
 }
