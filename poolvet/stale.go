@@ -876,8 +876,9 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 			case ssa.CallInstruction:
 				g := x.Common().StaticCallee()
 				if g == nil || g.Pkg == nil || g.Pkg.Pkg != c.pass.Pkg || g.Signature.Recv() == nil ||
-					len(x.Common().Args) == 0 || !al[x.Common().Args[0]] {
-					continue
+					len(x.Common().Args) == 0 || !al[x.Common().Args[0]] ||
+					!types.Identical(x.Common().Args[0].Type(), p.key.v.Type()) {
+					continue // a method of the object, not of one of its fields (b.inputs.clear())
 				}
 				if isResetName(g.Name()) {
 					reset, resetAt = g, x.Pos()
@@ -902,10 +903,14 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 
 // appendedFields returns the slice fields of the struct type tn that some
 // function of the package appends to in place (x.f = append(x.f, ...)),
-// with one such function's name; built per type on first use.
+// with one such function's name, and that no function of the package
+// stores anything else into (x.f = x.f[:0] before the appends, as
+// fasthttp's URI.parse does, manages the field); built per type on first
+// use.
 func (c *checker) appendedFields(tn *types.TypeName) map[int]string {
 	if c.appended == nil {
 		c.appended = map[*types.TypeName]map[int]string{}
+		managed := map[fieldRef]bool{}
 		for _, fn := range c.funcs {
 			for _, b := range fn.Blocks {
 				for _, instr := range b.Instrs {
@@ -917,11 +922,12 @@ func (c *checker) appendedFields(tn *types.TypeName) map[int]string {
 					if !ok {
 						continue
 					}
-					if !appendsTo(st.Val, fa) {
-						continue
-					}
 					ref, ok := fieldRefOf(fa)
 					if !ok {
+						continue
+					}
+					if !appendsTo(st.Val, fa) {
+						managed[ref] = true
 						continue
 					}
 					if c.appended[ref.obj] == nil {
@@ -932,6 +938,9 @@ func (c *checker) appendedFields(tn *types.TypeName) map[int]string {
 					}
 				}
 			}
+		}
+		for ref := range managed {
+			delete(c.appended[ref.obj], ref.field)
 		}
 	}
 	return c.appended[tn]

@@ -273,3 +273,28 @@ func respond(w io.Writer, s string) {
 	h.free()
 	holderPool.Put(buf)
 }
+
+// A field the appending function truncates first is managed: silent
+// (fasthttp's URI.parse). So is a reset of a field's own (b.inputs.clear()).
+type uriT struct {
+	hostRaw []byte
+	n       int
+}
+
+func (u *uriT) Reset() { u.n = 0 }
+
+func (u *uriT) parse(host []byte) {
+	u.hostRaw = u.hostRaw[:0]
+	u.hostRaw = append(u.hostRaw, host...)
+}
+
+var uriPool = sync.Pool{New: func() any { return new(uriT) }}
+
+func hostLen(h []byte) int {
+	u := uriPool.Get().(*uriT)
+	u.parse(h)
+	n := len(u.hostRaw)
+	u.Reset()
+	uriPool.Put(u)
+	return n
+}
