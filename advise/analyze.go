@@ -618,6 +618,8 @@ func savingCap(a *siteAgg, benches map[string]*benchSum) float64 {
 		return math.Inf(1)
 	}
 	frac := a.benchBytes[a.mainBench()] / a.allocBytes
+	// The profile covers every run of the benchmark (b.N = 1, 100, ...);
+	// the printed ns/op are of the last: scale by the bytes.
 	scale := b.runBytes / b.profBytes
 	if frac <= 0 {
 		return math.Inf(1)
@@ -630,12 +632,9 @@ func savingCap(a *siteAgg, benches map[string]*benchSum) float64 {
 func estimate(a *siteAgg, saving, constructions, reuse float64, benches map[string]*benchSum) string {
 	best := a.mainBench()
 	if b := benches[best]; b != nil && b.profBytes > 0 && b.runBytes > 0 && b.runNs > 0 {
-		frac := a.benchBytes[best] / a.allocBytes
-		// The profile covers every run of the benchmark (b.N = 1, 100, ...);
-		// the printed ns/op are of the last: scale by the bytes.
-		scale := b.runBytes / b.profBytes
-		saved := saving * frac * scale
-		share := saved / b.runNs
+		// The share of the benchmark's time: savingCap is that whole time
+		// in the profile's units.
+		share := saving / savingCap(a, benches)
 		if share > 1 {
 			return fmt.Sprintf("est. saving more than all of %s's time (%.0f%%): the model over-counts here (GC/byte measured on a loaded machine?); expect most of the allocation cost back, not more", best, 100*share)
 		}

@@ -1377,19 +1377,13 @@ func (c *checker) fileOf(pos token.Pos) *ast.File {
 	return nil
 }
 
-// newTypes returns the dynamic types that the New function of the
-// package-level sync.Pool g returns, or ok=false if they are unknown.
-func (c *checker) newTypes(g *ssa.Global) ([]types.Type, bool) {
-	return c.newTypesOf(c.hooks[g]["New"])
-}
-
 // poolNews returns the name and the New types of the sync.Pool at addr:
 // a package-level pool, or a pool field of a struct type of the package
 // (s.bufPool.New = f, or s.bufPool = sync.Pool{New: f}) when every New
 // stored into that field in the package returns the same types.
 func (c *checker) poolNews(addr ssa.Value) (string, []types.Type, bool) {
 	if g := globalOf(addr); g != nil {
-		news, ok := c.newTypes(g)
+		news, ok := c.newTypesOf(c.hooks[g]["New"])
 		return g.Name(), news, ok
 	}
 	fa, ok := addr.(*ssa.FieldAddr)

@@ -55,7 +55,7 @@ func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 		for _, instr := range b.Instrs {
 			if call, ok := instr.(*ssa.Call); ok {
 				com := &call.Call
-				if attachResets[calleeName(com)] && len(com.Args) == 2 && c.flowsFrom(com.Args[0], get) && fromCaller(fn, com.Args[1]) {
+				if attachResets[calleeName(com)] && len(com.Args) == 2 && c.flowsFrom(com.Args[0], get) && fromCaller(com.Args[1]) {
 					out = append(out, attach{resetField, "the " + com.Args[1].Type().String() + " given to Reset", false, call.Pos()})
 				}
 				continue
@@ -65,7 +65,7 @@ func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 				continue
 			}
 			fa, ok := x.Addr.(*ssa.FieldAddr)
-			if !ok || !c.flowsFrom(fa.X, get) || !fromCaller(fn, x.Val) || !hasPointers(x.Val.Type()) {
+			if !ok || !c.flowsFrom(fa.X, get) || !fromCaller(x.Val) || !hasPointers(x.Val.Type()) {
 				continue
 			}
 			out = append(out, attach{fa.Field, "field " + fieldName(fa), isNamed(x.Val.Type(), "context", "Context"), x.Pos()})
@@ -76,11 +76,15 @@ func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 
 // fromParam reports whether v is a parameter of its function, possibly
 // converted or sliced: memory that belongs to the caller.
-func fromParam(v ssa.Value) bool {
+func fromParam(v ssa.Value) bool { return paramOf(v) != nil }
+
+// paramOf returns the parameter that v is, through conversions and
+// slicing, or nil.
+func paramOf(v ssa.Value) *ssa.Parameter {
 	for i := 0; i < 8; i++ {
 		switch x := v.(type) {
 		case *ssa.Parameter:
-			return true
+			return x
 		case *ssa.MakeInterface:
 			v = x.X
 		case *ssa.ChangeInterface:
@@ -90,10 +94,10 @@ func fromParam(v ssa.Value) bool {
 		case *ssa.Slice:
 			v = x.X
 		default:
-			return false
+			return nil
 		}
 	}
-	return false
+	return nil
 }
 
 // attachResets are standard-library Reset methods that point the object
@@ -112,27 +116,11 @@ var attachResets = map[string]bool{
 // resetField is the field index of an attach made by an attachResets call.
 const resetField = -1
 
-// fromCaller reports whether v is, as fromParam says, a parameter of fn
-// that is not its receiver.
-func fromCaller(fn *ssa.Function, v ssa.Value) bool {
-	if !fromParam(v) {
-		return false
-	}
-	for i := 0; i < 8; i++ {
-		switch x := v.(type) {
-		case *ssa.Parameter:
-			return fn.Signature.Recv() == nil || len(fn.Params) == 0 || x != fn.Params[0]
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeInterface:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		case *ssa.Slice:
-			v = x.X
-		}
-	}
-	return false
+// fromCaller reports whether v is, as fromParam says, a parameter of its
+// function that is not its receiver.
+func fromCaller(v ssa.Value) bool {
+	p := paramOf(v)
+	return p != nil && !isReceiver(p)
 }
 
 // checkRetainPut reports a Put into a sync.Pool that leaves set a field in
