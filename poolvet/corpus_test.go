@@ -38,6 +38,7 @@ import (
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut5 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut6 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut7 -v
+//	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut8 -v
 
 // strictRecall is the recall that POOLVET_CORPUS_STRICT=1 requires.
 const strictRecall = 0.90
@@ -116,6 +117,17 @@ func TestCorpusHeldOut7(t *testing.T) {
 		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
 	}
 	scoreCorpus(t, "corpusheld7")
+}
+
+// TestCorpusHeldOut8 scores the eighth held-out part, written on
+// 2026-11-23 (sixth session) by three helpers who did not read the
+// analyzer, from sources in none of the other parts, while part 7's misses
+// were fixed. Not yet scored.
+func TestCorpusHeldOut8(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld8")
 }
 
 // expectation is one `// want "re"` pattern of a bug package.
