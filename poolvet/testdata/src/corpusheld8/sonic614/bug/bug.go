@@ -42,8 +42,8 @@ func encodeInto(buf *bytes.Buffer, val interface{}) error {
 	return nil
 }
 
-// EncodeIndented renders val and returns a private copy of the bytes.
-func EncodeIndented(val interface{}) ([]byte, error) {
+// Encode renders val and returns a private copy of the bytes.
+func Encode(val interface{}) ([]byte, error) {
 	buf := newBuffer()
 	if err := encodeInto(buf, val); err != nil {
 		freeBuffer(buf)

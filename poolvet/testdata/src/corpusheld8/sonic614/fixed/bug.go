@@ -40,7 +40,7 @@ func encodeInto(buf *bytes.Buffer, val interface{}) error {
 	return nil
 }
 
-func EncodeIndented(val interface{}) ([]byte, error) {
+func Encode(val interface{}) ([]byte, error) {
 	buf := newBuffer()
 	if err := encodeInto(buf, val); err != nil {
 		freeBuffer(buf)
