@@ -20,8 +20,8 @@ const copyBufSize = 32 << 10
 
 var copyBufPool = sync.Pool{New: func() any { b := make([]byte, copyBufSize); return &b }}
 
-// streamWriter is the response body writer of one stream. Write queues the
-// data for the connection's frame writer and returns at once.
+// streamWriter is the response body writer of one stream. Write queues a
+// copy of the data for the connection's frame writer and returns at once.
 type streamWriter struct {
 	frames chan<- []byte
 	closed bool
