@@ -736,10 +736,20 @@ func growable(t types.Type) bool {
 		if b, ok := u.Elem().Underlying().(*types.Basic); ok && b.Kind() == types.Byte {
 			return true
 		}
-		_, ok := u.Elem().Underlying().(*types.Slice)
-		return ok
+		return sliceOfSlices(u)
 	}
 	return false
+}
+
+// sliceOfSlices reports whether t is a slice whose elements are slices
+// ([][]byte: segments, chunks).
+func sliceOfSlices(t types.Type) bool {
+	s, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	_, ok = s.Elem().Underlying().(*types.Slice)
+	return ok
 }
 
 // isBuilder reports whether t is *bytes.Buffer or *strings.Builder, which
@@ -792,7 +802,11 @@ func (c *checker) growsIn(fn *ssa.Function, key objKey, depth int) bool {
 				continue
 			}
 			for i, a := range call.Call.Args {
-				if al[a] && i < len(callee.Params) && pointerLike(a.Type()) && c.growsIn(callee, objKey{callee.Params[i], false}, depth-1) {
+				// Only the object itself or its buffers: not a struct that
+				// holds an alias of them (req.Unmarshal(buf) keeps buf in
+				// req, and req's own slices grow).
+				if al[a] && i < len(callee.Params) && pointerLike(a.Type()) && (growable(a.Type()) || types.Identical(a.Type(), key.v.Type())) &&
+					c.growsIn(callee, objKey{callee.Params[i], false}, depth-1) {
 					return true
 				}
 			}
@@ -1170,7 +1184,11 @@ func (c *checker) growingField(t types.Type) (field, method string, ok bool) {
 						continue
 					}
 					recv := fn.Params[0]
-					if !helper && (bi.Name() != "append" || len(call.Call.Args) < 2 || fixedAppend(call)) || !isByteSlice(call.Type()) {
+					// A slice of buffers appended one at a time by a method
+					// (a.segs = append(a.segs, seg)) grows with the number
+					// of calls, however few each call adds (go-capnp#351).
+					segments := !helper && bi.Name() == "append" && len(call.Call.Args) >= 2 && sliceOfSlices(call.Type())
+					if !segments && (!helper && (bi.Name() != "append" || len(call.Call.Args) < 2 || fixedAppend(call)) || !isByteSlice(call.Type())) {
 						continue
 					}
 					ld, ok := call.Call.Args[0].(*ssa.UnOp)
@@ -1451,12 +1469,17 @@ func smallConst(v ssa.Value) bool {
 	if cv, ok := v.(*ssa.Convert); ok {
 		v = cv.X
 	}
+	n, ok := constInt(v)
+	return ok && n < 64
+}
+
+// constInt returns the value of v if it is an integer constant.
+func constInt(v ssa.Value) (int64, bool) {
 	k, ok := v.(*ssa.Const)
 	if !ok || k.Value == nil || k.Value.Kind() != constant.Int {
-		return false
+		return 0, false
 	}
-	n, exact := constant.Int64Val(k.Value)
-	return exact && n < 64
+	return constant.Int64Val(k.Value)
 }
 
 func compared(ci ssa.CallInstruction) bool { return comparedWith(ci, false) }
@@ -1468,7 +1491,8 @@ func compared(ci ssa.CallInstruction) bool { return comparedWith(ci, false) }
 func comparedToBound(ci ssa.CallInstruction) bool { return comparedWith(ci, true) }
 
 // comparedWith is compared, leaving out comparisons with a constant below
-// 64 when skipSmall is set.
+// 64 when skipSmall is set; the comparison of a loop index with the length
+// that ends a range loop is never a bound.
 func comparedWith(ci ssa.CallInstruction, skipSmall bool) bool {
 	call, ok := ci.(*ssa.Call)
 	if !ok {
@@ -1479,6 +1503,9 @@ func comparedWith(ci ssa.CallInstruction, skipSmall bool) bool {
 		case *ssa.BinOp:
 			switch x.Op {
 			case token.LSS, token.GTR, token.LEQ, token.GEQ:
+				if loopIndex(x.X) || loopIndex(x.Y) {
+					continue // the end of a range loop, not a bound
+				}
 				if !skipSmall || !smallConst(x.X) && !smallConst(x.Y) {
 					return true
 				}
@@ -1491,6 +1518,35 @@ func comparedWith(ci ssa.CallInstruction, skipSmall bool) bool {
 		}
 	}
 	return false
+}
+
+// loopIndex reports whether v is a phi, such as the index of
+// for i := range s, whose comparison with len(s) ends a loop.
+func loopIndex(v ssa.Value) bool {
+	if b, ok := v.(*ssa.BinOp); ok && b.Op == token.ADD && isConstN(b.Y, 1) {
+		v = b.X // i+1 < len(s): the form range loops take
+	}
+	phi, ok := v.(*ssa.Phi)
+	if !ok {
+		return false
+	}
+	// A counter: starts at 0 (or -1 for range) and steps by one.
+	var start, step bool
+	for _, e := range phi.Edges {
+		if isConstN(e, 0) || isConstN(e, -1) {
+			start = true
+		}
+		if b, ok := e.(*ssa.BinOp); ok && b.Op == token.ADD && isConstN(b.Y, 1) && (b.X == phi || b.X == v) {
+			step = true
+		}
+	}
+	return start && step
+}
+
+// isConstN reports whether v is the integer constant n.
+func isConstN(v ssa.Value, n int64) bool {
+	x, ok := constInt(v)
+	return ok && x == n
 }
 
 func isBool(t types.Type) bool {

@@ -7,9 +7,9 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// checkCloseAgain reports a Put in a Close method of memory that the
-// receiver still holds afterwards, when Close changes nothing in the
-// receiver: a second Close puts the same object again. Callers are not
+// checkCloseAgain reports a Put in a Close method of the receiver itself,
+// or of memory that the receiver still holds afterwards, when Close changes
+// nothing in the receiver: a second Close puts the same object again. Callers are not
 // supposed to close twice (io.Closer leaves it undefined), but they do:
 // net/http may close a request body more than once
 // (lightstep/lightstep-tracer-go#75, mailru/easyjson#103). The check runs
@@ -35,6 +35,17 @@ func (c *checker) checkCloseAgain(fn *ssa.Function, puts []putSite) {
 		if p.field || p.param < 0 || p.param >= len(p.args) {
 			continue
 		}
+		if p.key.v == recv && !p.key.cell && !p.cond && hasMethod(recv.Type(), "Read") {
+			// r.pool.Put(r): the receiver itself, when it is a reader
+			// (yarpc/yarpc-go#2508). A reader is closed by whoever
+			// reaches EOF (a gRPC or HTTP adapter) and again by its
+			// owner; a writer is closed once by its owner, as gRPC's
+			// compressors are, and is not reported.
+			c.report(checkDoublePut, p.instr.Pos(), nil,
+				"Close puts its receiver %s back into the pool and changes nothing in it: a second Close (net/http, for one, may close a body twice) puts it again; make Close run once (a closed flag checked first), or hand out a handle that is not pooled",
+				recv.Name())
+			return
+		}
 		fa, ok := heldBy(p.args[p.param], recv)
 		if !ok {
 			continue
@@ -47,14 +58,14 @@ func (c *checker) checkCloseAgain(fn *ssa.Function, puts []putSite) {
 }
 
 // boxed reports whether some function of the package converts a value of
-// type t to an interface.
+// type t to an interface, other than to put it into a pool.
 func (c *checker) boxed(t types.Type) bool {
 	if c.boxedTypes == nil {
 		c.boxedTypes = map[types.Type]bool{}
 		for _, fn := range c.funcs {
 			for _, b := range fn.Blocks {
 				for _, instr := range b.Instrs {
-					if mi, ok := instr.(*ssa.MakeInterface); ok {
+					if mi, ok := instr.(*ssa.MakeInterface); ok && !c.onlyPut(mi) {
 						c.boxedTypes[mi.X.Type()] = true
 					}
 				}
@@ -67,6 +78,26 @@ func (c *checker) boxed(t types.Type) bool {
 		}
 	}
 	return false
+}
+
+// onlyPut reports whether the interface value mi is only given to Puts
+// (pool.Put(r) boxes r, but hands it to no code that would close it).
+func (c *checker) onlyPut(mi *ssa.MakeInterface) bool {
+	refs := mi.Referrers()
+	if refs == nil || len(*refs) == 0 {
+		return false
+	}
+	for _, r := range *refs {
+		ci, ok := r.(ssa.CallInstruction)
+		if !ok {
+			return false
+		}
+		ce, ok := c.calleeOf(ci.Common())
+		if !ok || ce.prim == nil || ce.prim.role != rolePut {
+			return false
+		}
+	}
+	return true
 }
 
 // heldBy returns the field of recv through which v, the object a Close
@@ -151,4 +182,11 @@ func changesReceiver(fn *ssa.Function, recv *ssa.Parameter, isPut map[ssa.Instru
 		}
 	}
 	return false
+}
+
+// hasMethod reports whether the method set of t has a method called name.
+func hasMethod(t types.Type, name string) bool {
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, name)
+	_, ok := obj.(*types.Func)
+	return ok
 }

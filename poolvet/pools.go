@@ -162,6 +162,9 @@ type freePut struct {
 	onFree int
 	onWhen bool
 	never  bool // and on no path where it is !onWhen
+	// field: only a field of the captured pointer is put, and left in
+	// place: defer func() { release(w.vbw) }() in a Close method.
+	field bool
 }
 
 // A paramPut describes a parameter that a function puts.
@@ -455,7 +458,7 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 						if !fp.cell {
 							key = rootOf(b)
 						}
-						puts = append(puts, putSite{instr: ci, args: callArgs(com), key: key, arg: b, deferred: deferred, resets: fp.resets, cond: fp.cond || cond, param: -1})
+						puts = append(puts, putSite{instr: ci, args: callArgs(com), key: key, arg: b, deferred: deferred, resets: fp.resets, cond: fp.cond || cond, field: fp.field, param: -1})
 					}
 				}
 				continue
@@ -498,7 +501,7 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 					if !fp.cell {
 						key = rootOf(b)
 					}
-					ps := putSite{instr: ci, args: args, key: key, arg: b, deferred: deferred, resets: fp.resets, cond: fp.cond, param: -1}
+					ps := putSite{instr: ci, args: args, key: key, arg: b, deferred: deferred, resets: fp.resets, cond: fp.cond, field: fp.field, param: -1}
 					if fp.cond && fp.onFree >= 0 && fp.onFree < len(mc.Bindings) {
 						// The flag is captured by reference: it is known
 						// only if the variable is assigned once.
@@ -961,7 +964,7 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 				if prm, ok := onlyStored(v).(*ssa.Parameter); ok {
 					for i, q := range fn.Params {
 						if q == prm {
-							addParam(i, p, resets, false)
+							addParam(i, p, resets, p.field)
 						}
 					}
 				}
@@ -980,6 +983,28 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 			// call puts the same object again.
 			fa, ok := v.X.(*ssa.FieldAddr)
 			if !ok || v.Op != token.MUL || p.key.cell || p.field {
+				continue
+			}
+			fv, _ := fa.X.(*ssa.FreeVar)
+			cell := false
+			if u, ok := fa.X.(*ssa.UnOp); ok && u.Op == token.MUL {
+				fv, _ = u.X.(*ssa.FreeVar) // captured by reference
+				cell = true
+			}
+			if fv != nil && !storesTo(fn, fa) {
+				// The same in a closure over the receiver, typically
+				// deferred by Close (cockroachdb/pebble 920d4db).
+				for i, q := range fn.FreeVars {
+					if q != fv {
+						continue
+					}
+					if s.putFree == nil {
+						s.putFree = map[int]freePut{}
+					}
+					if _, seen := s.putFree[i]; !seen {
+						s.putFree[i] = freePut{field: true, cell: cell, cond: p.cond || !putsOnEveryPath(fn, []ssa.Instruction{p.instr}, fv), onFree: -1}
+					}
+				}
 				continue
 			}
 			q, ok := fa.X.(*ssa.Parameter)
@@ -1026,6 +1051,9 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 	}
 	for i, pp := range s.putParams {
 		pp.cond = !mustPass(fn, paramPuts[i], fn.Params[i], nil, false) && !sizeGuarded(fn, paramPuts[i], fn.Params[i])
+		if pp.cond && pp.field && putsOnEveryPath(fn, paramPuts[i], fn.Params[i]) {
+			pp.cond = false // if r.zr != nil { put(r.zr) }: a nil field is nothing to put
+		}
 		pp.release = false
 		if pp.cond && refGuarded(fn, paramPuts[i], fn.Params[i]) {
 			// A reference-counted release: it drops one reference on
@@ -1398,6 +1426,37 @@ func mustPass(fn *ssa.Function, instrs []ssa.Instruction, obj ssa.Value, flag ss
 	return len(fn.Blocks) > 0 && !returns
 }
 
+// putsOnEveryPath reports whether every path from the entry of fn to a
+// return passes through one of instrs, the Puts of fields of obj, or
+// leaves through a nil check or a size guard of what they put (another
+// load of the same field counts: if w.zr != nil { put(w.zr) }).
+func putsOnEveryPath(fn *ssa.Function, instrs []ssa.Instruction, obj ssa.Value) bool {
+	if len(instrs) == 0 || len(fn.Blocks) == 0 {
+		return false
+	}
+	putObjs := putObjects(instrs)
+	at := blocksOf(instrs)
+	return !searchBlocks(fn, at, func(b *ssa.BasicBlock) []*ssa.BasicBlock {
+		return guardSuccs(b, b.Succs, putObjs...)
+	}, func(b *ssa.BasicBlock) bool {
+		_, ok := lastInstr(b).(*ssa.Return)
+		return !at[b] && ok
+	})
+}
+
+// putObjects returns the objects that the Put calls instrs put.
+func putObjects(instrs []ssa.Instruction) []ssa.Value {
+	var objs []ssa.Value
+	for _, instr := range instrs {
+		if ci, ok := instr.(ssa.CallInstruction); ok {
+			for _, a := range ci.Common().Args {
+				objs = append(objs, rootOf(a).v)
+			}
+		}
+	}
+	return objs
+}
+
 // guardSuccs returns, of the successors succs of b, the one a nil check or
 // a size guard of one of objs at the end of b takes for an object that
 // goes back to the pool (non-nil, of ordinary size), or succs as they are.
@@ -1541,7 +1600,36 @@ func isObj(v, obj ssa.Value) bool {
 	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL && u.X == obj {
 		return true
 	}
-	return rootOf(v).v == obj
+	r := rootOf(v).v
+	return r == obj || sameFieldLoad(r, obj)
+}
+
+// sameFieldLoad reports whether a and b are loads of the same field of the
+// same value (two reads of w.zr).
+func sameFieldLoad(a, b ssa.Value) bool {
+	ua, ok1 := a.(*ssa.UnOp)
+	ub, ok2 := b.(*ssa.UnOp)
+	if !ok1 || !ok2 || ua.Op != token.MUL || ub.Op != token.MUL {
+		return false
+	}
+	fa, ok1 := ua.X.(*ssa.FieldAddr)
+	fb, ok2 := ub.X.(*ssa.FieldAddr)
+	return ok1 && ok2 && fa.Field == fb.Field && sameCellLoad(fa.X, fb.X)
+}
+
+// sameCellLoad reports whether a and b are the same value, or two loads of
+// one variable captured by reference (w in a closure over a receiver).
+func sameCellLoad(a, b ssa.Value) bool {
+	if a == b {
+		return true
+	}
+	ua, ok1 := a.(*ssa.UnOp)
+	ub, ok2 := b.(*ssa.UnOp)
+	if !ok1 || !ok2 || ua.Op != token.MUL || ub.Op != token.MUL || ua.X != ub.X {
+		return false
+	}
+	_, free := ua.X.(*ssa.FreeVar)
+	return free
 }
 
 // sizeGuard reports whether bin compares the size of obj (cap, len, Cap or
@@ -1850,14 +1938,7 @@ func fieldGuard(fn *ssa.Function, instrs []ssa.Instruction, obj ssa.Value) (int,
 	at := blocksOf(instrs)
 	// The objects the instructions put (a := r.arena; ...; Put(a)): their
 	// nil checks and size guards are not state, as in mustPass.
-	var putObjs []ssa.Value
-	for _, instr := range instrs {
-		if ci, ok := instr.(ssa.CallInstruction); ok {
-			for _, a := range ci.Common().Args {
-				putObjs = append(putObjs, rootOf(a).v)
-			}
-		}
-	}
+	putObjs := putObjects(instrs)
 	for g := range cands {
 		returns := searchBlocks(fn, at, func(b *ssa.BasicBlock) []*ssa.BasicBlock {
 			if ifi, ok := lastInstr(b).(*ssa.If); ok && len(b.Succs) == 2 {
@@ -1903,7 +1984,7 @@ func storesField(fn *ssa.Function, obj ssa.Value, f int) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if st, ok := instr.(*ssa.Store); ok {
-				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && fa.X == obj && fa.Field == f {
+				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && sameCellLoad(fa.X, obj) && fa.Field == f {
 					return true
 				}
 			}
@@ -1982,6 +2063,6 @@ func fieldOfObj(addr, obj ssa.Value) bool {
 
 // isConstInt reports whether v is an integer constant.
 func isConstInt(v ssa.Value) bool {
-	k, ok := v.(*ssa.Const)
-	return ok && k.Value != nil && k.Value.Kind() == constant.Int
+	_, ok := constInt(v)
+	return ok
 }

@@ -94,10 +94,16 @@ func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 				continue
 			}
 			fa, ok := x.Addr.(*ssa.FieldAddr)
-			if !ok || !c.flowsFrom(fa.X, get) || !fromCaller(x.Val) || !hasPointers(x.Val.Type()) {
+			if !ok || !fromCaller(x.Val) || !hasPointers(x.Val.Type()) {
 				continue
 			}
-			out = append(out, attach{fa.Field, "field " + fieldName(fa), isNamed(x.Val.Type(), "context", "Context"), x.Pos()})
+			// f.ann of an embedded struct: the object's field is the
+			// outer one (f.FmtCtx), cockroachdb/cockroach#21306.
+			outer := outerField(fa)
+			if !c.flowsFrom(outer.X, get) {
+				continue
+			}
+			out = append(out, attach{outer.Field, "field " + fieldName(fa), isNamed(x.Val.Type(), "context", "Context"), x.Pos()})
 		}
 	}
 	return out
@@ -175,8 +181,10 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 				if c.flowsFrom(x.Addr, p.key.v) {
 					return // *obj = T{}
 				}
-				if fa, ok := x.Addr.(*ssa.FieldAddr); ok && al[fa.X] && !fromParam(x.Val) {
-					detached[fa.Field] = true
+				if fa, ok := x.Addr.(*ssa.FieldAddr); ok && !fromParam(x.Val) {
+					if outer := outerField(fa); al[outer.X] {
+						detached[outer.Field] = true
+					}
 				}
 			case ssa.CallInstruction:
 				com := x.Common()
@@ -210,7 +218,17 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 					}
 					if partOf(a, al) && isResetCallee(com) {
 						g := com.StaticCallee()
-						if g.Pkg == nil || g.Pkg.Pkg != c.pass.Pkg || len(g.Blocks) == 0 || i >= len(g.Params) || clearsAll(g, g.Params[i]) {
+						whole := g.Pkg == nil || g.Pkg.Pkg != c.pass.Pkg || len(g.Blocks) == 0 || i >= len(g.Params) || clearsAll(g, g.Params[i])
+						if fa, ok := a.(*ssa.FieldAddr); ok && a != p.key.v {
+							// f.Buffer.Reset() resets the field, not f.
+							if outer := outerField(fa); al[outer.X] {
+								if whole {
+									detached[outer.Field] = true
+								}
+								continue
+							}
+						}
+						if whole {
 							return
 						}
 					}
@@ -236,6 +254,20 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 			c.objName(p), a.what, c.shortPos(a.pos))
 		return
 	}
+}
+
+// outerField returns, for the address of a field of a struct embedded or
+// held by value in another (&f.FmtCtx.ann), the address of the outermost
+// such field (&f.FmtCtx); otherwise fa.
+func outerField(fa *ssa.FieldAddr) *ssa.FieldAddr {
+	for i := 0; i < 8; i++ {
+		x, ok := fa.X.(*ssa.FieldAddr)
+		if !ok {
+			break
+		}
+		fa = x
+	}
+	return fa
 }
 
 // clearedFields returns the fields of the object prm that fn stores

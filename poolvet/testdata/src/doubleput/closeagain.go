@@ -79,7 +79,7 @@ type onceBody struct {
 	once sync.Once
 }
 
-func (b *onceBody) Close() error {
+func (b *onceBody) Close() error { // want Close:`pool:put\(0\)\?.field`
 	b.once.Do(func() {
 		b.Reset()
 		bodyPool.Put(b.Buffer)
