@@ -20,7 +20,7 @@ func (c *checker) checkCloseAgain(fn *ssa.Function, puts []putSite) {
 		return
 	}
 	recv := fn.Params[0]
-	if _, ok := recv.Type().Underlying().(*types.Pointer); !ok || !c.boxed(recv.Type()) {
+	if _, ok := recv.Type().Underlying().(*types.Pointer); !ok || !c.boxed(recv.Type(), false) {
 		return
 	}
 	isPut := map[ssa.Instruction]bool{}
@@ -35,12 +35,14 @@ func (c *checker) checkCloseAgain(fn *ssa.Function, puts []putSite) {
 		if p.field || p.param < 0 || p.param >= len(p.args) {
 			continue
 		}
-		if p.key.v == recv && !p.key.cell && !p.cond && hasMethod(recv.Type(), "Read") {
+		if p.key.v == recv && !p.key.cell && !p.cond && hasMethod(recv.Type(), "Read") && c.boxed(recv.Type(), true) {
 			// r.pool.Put(r): the receiver itself, when it is a reader
-			// (yarpc/yarpc-go#2508). A reader is closed by whoever
-			// reaches EOF (a gRPC or HTTP adapter) and again by its
-			// owner; a writer is closed once by its owner, as gRPC's
-			// compressors are, and is not reported.
+			// handed out as something to close (yarpc/yarpc-go#2508's
+			// io.ReadCloser). A reader is closed by whoever reaches EOF
+			// (a gRPC or HTTP adapter) and again by its owner; a writer
+			// is closed once by its owner, as gRPC's compressors are,
+			// and a reader handed out as a plain io.Reader (gRPC's gzip
+			// decompressor) is closed only by code that knows it.
 			c.report(checkDoublePut, p.instr.Pos(), nil,
 				"Close puts its receiver %s back into the pool and changes nothing in it: a second Close (net/http, for one, may close a body twice) puts it again; make Close run once (a closed flag checked first), or hand out a handle that is not pooled",
 				recv.Name())
@@ -58,22 +60,24 @@ func (c *checker) checkCloseAgain(fn *ssa.Function, puts []putSite) {
 }
 
 // boxed reports whether some function of the package converts a value of
-// type t to an interface, other than to put it into a pool.
-func (c *checker) boxed(t types.Type) bool {
+// type t to an interface, other than to put it into a pool; with closer
+// set, to an interface that has a Close method (io.ReadCloser, net.Conn):
+// code that holds it is expected to close it.
+func (c *checker) boxed(t types.Type, closer bool) bool {
 	if c.boxedTypes == nil {
 		c.boxedTypes = map[types.Type]bool{}
 		for _, fn := range c.funcs {
 			for _, b := range fn.Blocks {
 				for _, instr := range b.Instrs {
 					if mi, ok := instr.(*ssa.MakeInterface); ok && !c.onlyPut(mi) {
-						c.boxedTypes[mi.X.Type()] = true
+						c.boxedTypes[mi.X.Type()] = c.boxedTypes[mi.X.Type()] || hasMethod(mi.Type(), "Close")
 					}
 				}
 			}
 		}
 	}
-	for bt := range c.boxedTypes {
-		if types.Identical(bt, t) {
+	for bt, withClose := range c.boxedTypes {
+		if types.Identical(bt, t) && (withClose || !closer) {
 			return true
 		}
 	}

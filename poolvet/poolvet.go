@@ -73,7 +73,7 @@ type checker struct {
 
 	calls map[token.Pos]*ast.CallExpr // by Lparen; built on first use
 
-	boxedTypes map[types.Type]bool // types converted to an interface in the package; built on first use (boxed)
+	boxedTypes map[types.Type]bool // types converted to an interface in the package (true: to one with Close); built on first use (boxed)
 	getsByPool map[any][]poolGet   // the Gets of each sync.Pool of the package, by poolID; built on first use (poolGets)
 
 	// fieldNews holds, by poolID, the New functions stored into sync.Pool

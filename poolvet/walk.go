@@ -321,13 +321,25 @@ func (t *tracker) prePhi(ph *ssa.Phi) bool {
 	if t.prePhis == nil {
 		t.prePhis = map[ssa.Value]bool{}
 	}
-	t.prePhis[ph] = false
+	t.prePhis[ph] = t.phiCarries(ph, map[*ssa.Phi]bool{})
+	return t.prePhis[ph]
+}
+
+// phiCarries reports whether an edge of ph is an alias of the object (or
+// of a reload of its field), directly or through other phis: the value of
+// a variable set in an inner loop reaches the outer loop's phi through the
+// inner one (grafana/cortex#25).
+func (t *tracker) phiCarries(ph *ssa.Phi, seen map[*ssa.Phi]bool) bool {
+	seen[ph] = true
 	for _, e := range ph.Edges {
 		if t.static[e] || t.rstatic[e] {
-			t.prePhis[ph] = true
+			return true
+		}
+		if inner, ok := e.(*ssa.Phi); ok && !seen[inner] && t.phiCarries(inner, seen) {
+			return true
 		}
 	}
-	return t.prePhis[ph]
+	return false
 }
 
 // sameObject reports whether key names the tracked object on path p.
