@@ -991,13 +991,17 @@ func fixedAppend(call *ssa.Call) bool {
 }
 
 // inLoop reports whether b lies on a cycle of its function's CFG.
-func inLoop(b *ssa.BasicBlock) bool {
+func inLoop(b *ssa.BasicBlock) bool { return reachesFrom(b.Succs, b) }
+
+// reachesFrom reports whether to can be reached from one of the blocks
+// from.
+func reachesFrom(from []*ssa.BasicBlock, to *ssa.BasicBlock) bool {
 	seen := map[*ssa.BasicBlock]bool{}
-	work := append([]*ssa.BasicBlock(nil), b.Succs...)
+	work := append([]*ssa.BasicBlock(nil), from...)
 	for len(work) > 0 {
 		x := work[len(work)-1]
 		work = work[:len(work)-1]
-		if x == b {
+		if x == to {
 			return true
 		}
 		if seen[x] {

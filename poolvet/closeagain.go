@@ -23,6 +23,29 @@ func (c *checker) checkCloseAgain(fn *ssa.Function, puts []putSite) {
 	if _, ok := recv.Type().Underlying().(*types.Pointer); !ok || !c.boxed(recv.Type(), false) {
 		return
 	}
+	for i := range puts {
+		p := &puts[i]
+		if p.field || p.param < 0 || p.param >= len(p.args) || p.key.v != recv || p.key.cell || p.cond {
+			continue
+		}
+		if hasMethod(recv.Type(), "Read") && c.boxed(recv.Type(), true) && !guardedByState(p.instr.Block(), recv) {
+			// r.pool.Put(r): the receiver itself, when it is a reader
+			// handed out as something to close (yarpc/yarpc-go#2508's
+			// io.ReadCloser). A reader is closed by whoever reaches EOF
+			// (a gRPC or HTTP adapter) and again by its owner; a writer
+			// is closed once by its owner, as gRPC's compressors are,
+			// and a reader handed out as a plain io.Reader (gRPC's gzip
+			// decompressor) is closed only by code that knows it. What
+			// Close stores does not matter (*br = BodyReader{} before
+			// the Put, lesismal/nbio fd8d727): only a branch on the
+			// receiver's state before the Put makes a second Close
+			// different.
+			c.report(checkDoublePut, p.instr.Pos(), nil,
+				"Close puts its receiver %s back into the pool with no check of its state first: a second Close (net/http, for one, may close a body twice) puts it again; make Close run once (a closed flag checked first), or hand out a handle that is not pooled",
+				recv.Name())
+			return
+		}
+	}
 	isPut := map[ssa.Instruction]bool{}
 	for i := range puts {
 		isPut[puts[i].instr] = true
@@ -34,19 +57,6 @@ func (c *checker) checkCloseAgain(fn *ssa.Function, puts []putSite) {
 		p := &puts[i]
 		if p.field || p.param < 0 || p.param >= len(p.args) {
 			continue
-		}
-		if p.key.v == recv && !p.key.cell && !p.cond && hasMethod(recv.Type(), "Read") && c.boxed(recv.Type(), true) {
-			// r.pool.Put(r): the receiver itself, when it is a reader
-			// handed out as something to close (yarpc/yarpc-go#2508's
-			// io.ReadCloser). A reader is closed by whoever reaches EOF
-			// (a gRPC or HTTP adapter) and again by its owner; a writer
-			// is closed once by its owner, as gRPC's compressors are,
-			// and a reader handed out as a plain io.Reader (gRPC's gzip
-			// decompressor) is closed only by code that knows it.
-			c.report(checkDoublePut, p.instr.Pos(), nil,
-				"Close puts its receiver %s back into the pool and changes nothing in it: a second Close (net/http, for one, may close a body twice) puts it again; make Close run once (a closed flag checked first), or hand out a handle that is not pooled",
-				recv.Name())
-			return
 		}
 		fa, ok := heldBy(p.args[p.param], recv)
 		if !ok {
@@ -102,6 +112,46 @@ func (c *checker) onlyPut(mi *ssa.MakeInterface) bool {
 		}
 	}
 	return true
+}
+
+// guardedByState reports whether a branch on the state of recv (a load of
+// one of its fields, or a call given one, such as a CompareAndSwap of
+// &r.closed) decides whether block b is reached.
+func guardedByState(b *ssa.BasicBlock, recv *ssa.Parameter) bool {
+	var reads func(v ssa.Value, depth int) bool
+	reads = func(v ssa.Value, depth int) bool {
+		if depth > 6 {
+			return false
+		}
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			return x.X == recv || reads(x.X, depth+1)
+		case *ssa.UnOp:
+			return reads(x.X, depth+1)
+		case *ssa.BinOp:
+			return reads(x.X, depth+1) || reads(x.Y, depth+1)
+		case *ssa.Call:
+			for _, a := range x.Call.Args {
+				if reads(a, depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		ifi, ok := lastInstr(d).(*ssa.If)
+		if !ok || !reads(ifi.Cond, 0) {
+			continue
+		}
+		// A loop over a field (range r.bufs) reaches b either way.
+		for _, s := range d.Succs {
+			if !reachesFrom([]*ssa.BasicBlock{s}, b) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // heldBy returns the field of recv through which v, the object a Close

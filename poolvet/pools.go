@@ -1762,13 +1762,13 @@ func isBound(v ssa.Value) bool {
 	return false
 }
 
-// lastInstr returns the control instruction that ends b, or nil.
 // isString reports whether t is a string type.
 func isString(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsString != 0
 }
 
+// lastInstr returns the control instruction that ends b, or nil.
 func lastInstr(b *ssa.BasicBlock) ssa.Instruction {
 	if len(b.Instrs) == 0 {
 		return nil

@@ -518,7 +518,7 @@ func reslice(st *ssa.Store) (fa *ssa.FieldAddr, zero, ok bool) {
 		return nil, false, false
 	}
 	s, isSliceT := fa.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Slice)
-	if !isSliceT || !hasPointers(s.Elem()) {
+	if !isSliceT || !hasPointers(s.Elem()) && !isString(s.Elem()) {
 		return nil, false, false
 	}
 	k, isConst := sl.High.(*ssa.Const)
@@ -640,7 +640,11 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 				// reuses on purpose (fasthttp's argsKV); a truncation
 				// followed by other calls on the object (gin's reset at
 				// Get, then the handler) is not what the Put leaves.
-				if !refersOut(sliceElem(tr)) {
+				// A []string counts: its strings keep every value a
+				// previous user put in it alive (redis/rueidis#312);
+				// strings inside other elements do not (a []Series
+				// whose label slices the object reuses on purpose).
+				if e := sliceElem(tr); !refersOut(e) && (e == nil || !isString(e)) {
 					continue
 				}
 				if last := c.lastCallOn(fn, p.key, p.instr); last != "" && !isResetName(last) {
@@ -807,7 +811,7 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) bool {
 		return false
 	}
 	sl, ok := pt.Elem().Underlying().(*types.Slice)
-	if !ok || !refersOut(sl.Elem()) {
+	if !ok || !refersOut(sl.Elem()) && !isString(sl.Elem()) {
 		return false
 	}
 	al := c.aliasesOf(fn, p.key, true)

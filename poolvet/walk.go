@@ -326,20 +326,53 @@ func (t *tracker) prePhi(ph *ssa.Phi) bool {
 }
 
 // phiCarries reports whether an edge of ph is an alias of the object (or
-// of a reload of its field), directly or through other phis: the value of
+// of a reload of its field), or an inner phi that carries it: the value of
 // a variable set in an inner loop reaches the outer loop's phi through the
-// inner one (grafana/cortex#25).
+// inner one (var last *E; for { for { last = newErr(ts.Labels) } },
+// grafana/cortex#25).
 func (t *tracker) phiCarries(ph *ssa.Phi, seen map[*ssa.Phi]bool) bool {
 	seen[ph] = true
 	for _, e := range ph.Edges {
 		if t.static[e] || t.rstatic[e] {
 			return true
 		}
-		if inner, ok := e.(*ssa.Phi); ok && !seen[inner] && t.phiCarries(inner, seen) {
-			return true
+		if inner, ok := e.(*ssa.Phi); ok && !seen[inner] {
+			if carries, only := t.onlyObject(inner, seen); carries && only {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// onlyObject reports, for an inner phi, whether it carries the object
+// (carries) and whether every edge is the object, a constant (nil) or such
+// a phi (only): a variable that holds the object or nothing. A phi with
+// another value on some edge (w, x = x, w in a loop of swaps between
+// pooled workspaces, gonum's Dense.Pow) is not followed.
+func (t *tracker) onlyObject(ph *ssa.Phi, seen map[*ssa.Phi]bool) (carries, only bool) {
+	seen[ph] = true
+	for _, e := range ph.Edges {
+		switch x := e.(type) {
+		case *ssa.Const:
+			continue
+		case *ssa.Phi:
+			if seen[x] {
+				continue
+			}
+			c, o := t.onlyObject(x, seen)
+			if !o {
+				return false, false
+			}
+			carries = carries || c
+		default:
+			if !t.static[e] && !t.rstatic[e] {
+				return false, false
+			}
+			carries = true
+		}
+	}
+	return carries, true
 }
 
 // sameObject reports whether key names the tracked object on path p.

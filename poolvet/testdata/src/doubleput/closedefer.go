@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"sync/atomic"
 )
 
 type valueBlock struct{ buf []byte }
@@ -83,7 +84,7 @@ type pooledReader struct {
 func (r *pooledReader) Read(p []byte) (int, error) { return r.src.Read(p) }
 
 func (r *pooledReader) Close() error { // want Close:`pool:put\(0\)`
-	r.pool.Put(r) // want `Close puts its receiver r back into the pool and changes nothing in it`
+	r.pool.Put(r) // want `Close puts its receiver r back into the pool with no check of its state first`
 	return nil
 }
 
@@ -173,4 +174,48 @@ func (r *plainReader) Close() error { // want Close:`pool:put\(0\)`
 
 func openPlain(src io.Reader) io.Reader {
 	return &plainReader{src: src, pool: &readerPool}
+}
+
+// Resetting the reader before the Put does not make Close run once
+// (lesismal/nbio fd8d727); a loop over its buffers is no check either.
+type resetReader struct {
+	bufs [][]byte
+}
+
+var resetReaderPool = sync.Pool{New: func() any { return new(resetReader) }}
+
+func (r *resetReader) Read(p []byte) (int, error) { return 0, io.EOF }
+
+func (r *resetReader) Close() error { // want Close:`pool:put\(0\)`
+	for i := range r.bufs {
+		r.bufs[i] = nil
+	}
+	*r = resetReader{}
+	resetReaderPool.Put(r) // want `Close puts its receiver r back into the pool with no check of its state first`
+	return nil
+}
+
+func openReset() io.ReadCloser {
+	return resetReaderPool.Get().(*resetReader)
+}
+
+// A CompareAndSwap of a state field is a check.
+type casReader struct {
+	closed atomic.Bool
+}
+
+var casReaderPool = sync.Pool{New: func() any { return new(casReader) }}
+
+func (r *casReader) Read(p []byte) (int, error) { return 0, io.EOF }
+
+func (r *casReader) Close() error { // want Close:`pool:put\(0\)\?`
+	if !r.closed.CompareAndSwap(false, true) {
+		return nil
+	}
+	casReaderPool.Put(r)
+	return nil
+}
+
+func openCAS() io.ReadCloser {
+	return casReaderPool.Get().(*casReader)
 }
