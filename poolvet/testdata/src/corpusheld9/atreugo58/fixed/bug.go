@@ -1,0 +1,87 @@
+// Package fixed is savsgio/atreugo#58 after the fix: reset() also clears
+// next, so a recycled context never lets a middleware pass without Next.
+package fixed
+
+import "sync"
+
+// ServerCtx is the server's per-request context that RequestCtx wraps.
+type ServerCtx struct {
+	Path   string
+	Status int
+}
+
+// RequestCtx is the context handed to middlewares and views.
+type RequestCtx struct {
+	next     bool
+	skipView bool
+	*ServerCtx
+}
+
+// Middleware runs before the view; it calls ctx.Next() to go on.
+type Middleware func(ctx *RequestCtx) error
+
+// View produces the response.
+type View func(ctx *RequestCtx) error
+
+var requestCtxPool = sync.Pool{
+	New: func() any {
+		return new(RequestCtx)
+	},
+}
+
+func acquireRequestCtx(ctx *ServerCtx) *RequestCtx {
+	actx := requestCtxPool.Get().(*RequestCtx)
+	actx.ServerCtx = ctx
+	return actx
+}
+
+func releaseRequestCtx(actx *RequestCtx) {
+	actx.reset()
+	requestCtxPool.Put(actx)
+}
+
+func (ctx *RequestCtx) reset() {
+	ctx.next = false
+	ctx.skipView = false
+	ctx.ServerCtx = nil
+}
+
+// Next passes control to the next middleware or to the view.
+func (ctx *RequestCtx) Next() error {
+	ctx.next = true
+	return nil
+}
+
+// SkipView makes the request skip the view.
+func (ctx *RequestCtx) SkipView() {
+	ctx.skipView = true
+}
+
+// Router runs the before middlewares and then the view.
+type Router struct {
+	before []Middleware
+}
+
+// Handler returns the server handler for view.
+func (r *Router) Handler(view View) func(ctx *ServerCtx) {
+	return func(ctx *ServerCtx) {
+		actx := acquireRequestCtx(ctx)
+		for _, m := range r.before {
+			if err := m(actx); err != nil {
+				actx.Status = 403
+				actx.skipView = true
+				break
+			} else if !actx.next {
+				actx.skipView = true
+				break
+			}
+			actx.next = false
+		}
+		if !actx.skipView {
+			if err := view(actx); err != nil {
+				actx.Status = 500
+			}
+		}
+		releaseRequestCtx(actx)
+	}
+}
