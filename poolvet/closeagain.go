@@ -3,6 +3,7 @@ package poolvet
 import (
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -16,6 +17,7 @@ import (
 // only for types the package converts to an interface, that is, whose
 // Close other code calls.
 func (c *checker) checkCloseAgain(fn *ssa.Function, puts []putSite) {
+	c.checkCloseFromTwo(fn, puts)
 	if fn.Name() != "Close" || fn.Signature.Recv() == nil || fn.Signature.Params().Len() != 0 || len(fn.Params) != 1 {
 		return
 	}
@@ -112,6 +114,59 @@ func (c *checker) onlyPut(mi *ssa.MakeInterface) bool {
 		}
 	}
 	return true
+}
+
+// checkCloseFromTwo reports the Puts of a close method (handleClose,
+// closeConn) of fields its receiver keeps, when two functions of the
+// package call it and nothing in it checks the receiver's state before the
+// Puts: a connection closed by its read path and again by its write path
+// puts its buffers twice (Allenxuxu/gev 873b775).
+func (c *checker) checkCloseFromTwo(fn *ssa.Function, puts []putSite) {
+	// Close itself is left to the rules above and to its callers' Puts.
+	if fn.Signature.Recv() == nil || len(fn.Params) == 0 || fn.Name() == "Close" || !strings.Contains(strings.ToLower(fn.Name()), "close") {
+		return
+	}
+	recv := fn.Params[0]
+	if _, ok := recv.Type().Underlying().(*types.Pointer); !ok || len(c.callersOf(fn)) < 2 {
+		return
+	}
+	for i := range puts {
+		p := &puts[i]
+		if p.cond || p.field || p.param < 0 || p.param >= len(p.args) || p.deferred {
+			continue
+		}
+		fa, ok := heldBy(p.args[p.param], recv)
+		if !ok || storesTo(fn, fa) || guardedByState(p.instr.Block(), recv) {
+			continue
+		}
+		c.report(checkDoublePut, p.instr.Pos(), nil,
+			"%s puts %s back into the pool but leaves it in the receiver, with no check of the receiver's state first, and both %s call it: a second close puts it again; clear %s after the Put, or return early once closed",
+			fn.Name(), c.objName(p), joinNames(c.callersOf(fn)[:2]), fieldName(fa))
+	}
+}
+
+// callersOf returns the names of the functions of the package that call
+// fn, in the order of the package's functions; built on first use.
+func (c *checker) callersOf(fn *ssa.Function) []string {
+	if c.callers == nil {
+		c.callers = map[*ssa.Function][]string{}
+		for _, g := range c.funcs {
+			seen := map[*ssa.Function]bool{}
+			for _, b := range g.Blocks {
+				for _, instr := range b.Instrs {
+					ci, ok := instr.(ssa.CallInstruction)
+					if !ok {
+						continue
+					}
+					if callee := ci.Common().StaticCallee(); callee != nil && callee != g && !seen[callee] {
+						seen[callee] = true
+						c.callers[callee] = append(c.callers[callee], displayName(g))
+					}
+				}
+			}
+		}
+	}
+	return c.callers[fn]
 }
 
 // guardedByState reports whether a branch on the state of recv (a load of

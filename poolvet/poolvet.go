@@ -84,6 +84,8 @@ type checker struct {
 	// some function appends to in place, and one such function's name;
 	// built on first use.
 	appended map[*types.TypeName]map[int]string
+	sticky   map[*types.TypeName]map[int]string // stickyErrors, built on first use
+	callers  map[*ssa.Function][]string         // callersOf, built on first use
 
 	// growing holds, for struct types of this package, a slice field that
 	// a method appends an unbounded amount to, and that method's name;

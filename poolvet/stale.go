@@ -640,11 +640,12 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 				// reuses on purpose (fasthttp's argsKV); a truncation
 				// followed by other calls on the object (gin's reset at
 				// Get, then the handler) is not what the Put leaves.
-				// A []string counts: its strings keep every value a
-				// previous user put in it alive (redis/rueidis#312);
+				// A []string that users append what they were passed to
+				// counts: its strings keep those values alive
+				// (redis/rueidis#312);
 				// strings inside other elements do not (a []Series
 				// whose label slices the object reuses on purpose).
-				if e := sliceElem(tr); !refersOut(e) && (e == nil || !isString(e)) {
+				if e := sliceElem(tr); !refersOut(e) && (e == nil || !isString(e) || !c.appendsCallerValues(ref)) {
 					continue
 				}
 				if last := c.lastCallOn(fn, p.key, p.instr); last != "" && !isResetName(last) {
@@ -661,6 +662,35 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 			return
 		}
 	}
+}
+
+// appendsCallerValues reports whether some function of the package
+// appends to the field ref a parameter it was passed (not its receiver):
+// x.s = append(x.s, tokens...).
+func (c *checker) appendsCallerValues(ref fieldRef) bool {
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				fa, ok := st.Addr.(*ssa.FieldAddr)
+				if !ok || !appendsTo(st.Val, fa) {
+					continue
+				}
+				if r, ok := fieldRefOf(fa); !ok || r != ref {
+					continue
+				}
+				for _, a := range st.Val.(*ssa.Call).Call.Args[1:] {
+					if fromCaller(a) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // resetsByName reports whether fn is named Reset or reset*: not Truncate
@@ -811,7 +841,7 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) bool {
 		return false
 	}
 	sl, ok := pt.Elem().Underlying().(*types.Slice)
-	if !ok || !refersOut(sl.Elem()) && !isString(sl.Elem()) {
+	if !ok || !refersOut(sl.Elem()) {
 		return false
 	}
 	al := c.aliasesOf(fn, p.key, true)
@@ -915,6 +945,86 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 			c.objName(p), st.Field(f).Name(), by, reset.Name(), c.line(resetAt), reset.Name())
 		return
 	}
+	for f, by := range c.stickyErrors(n.Origin().Obj()) {
+		if written&(1<<f) != 0 {
+			continue
+		}
+		c.report(checkNoReset, p.instr.Pos(), nil,
+			"%s goes back to the pool with field %s, a sticky error that %s returns while it is set, never cleared: %s (line %d) leaves it, so the next user's calls fail with this one's error; clear it in %s",
+			c.objName(p), st.Field(f).Name(), by, reset.Name(), c.line(resetAt), reset.Name())
+		return
+	}
+}
+
+// stickyErrors returns the error fields of the struct type tn that a
+// method of the package returns while they are set (if w.err != nil {
+// return w.err }) and that some function sets to an error, with the name
+// of one such method: the sticky error of a writer (andybalholm/brotli#24);
+// built on first use.
+func (c *checker) stickyErrors(tn *types.TypeName) map[int]string {
+	if c.sticky == nil {
+		c.sticky = map[*types.TypeName]map[int]string{}
+		set := map[fieldRef]bool{}
+		checked := map[fieldRef]string{}
+		for _, fn := range c.funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					switch x := instr.(type) {
+					case *ssa.Store:
+						if fa, ok := x.Addr.(*ssa.FieldAddr); ok && isErrorType(x.Val.Type()) && !isNil(x.Val) {
+							if ref, ok := fieldRefOf(fa); ok {
+								set[ref] = true
+							}
+						}
+					case *ssa.If:
+						bin, ok := x.Cond.(*ssa.BinOp)
+						if !ok || bin.Op != token.NEQ || !isNil(bin.Y) || len(b.Succs) != 2 {
+							continue
+						}
+						ld, ok := bin.X.(*ssa.UnOp)
+						if !ok || ld.Op != token.MUL || !isErrorType(ld.Type()) {
+							continue
+						}
+						fa, ok := ld.X.(*ssa.FieldAddr)
+						if !ok {
+							continue
+						}
+						// The set side returns the field itself.
+						if ret, ok := lastInstr(b.Succs[0]).(*ssa.Return); ok && returnsLoadOf(ret, fa) {
+							if ref, ok := fieldRefOf(fa); ok {
+								if _, seen := checked[ref]; !seen {
+									checked[ref] = displayName(fn)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+		for ref, by := range checked {
+			if !set[ref] {
+				continue
+			}
+			if c.sticky[ref.obj] == nil {
+				c.sticky[ref.obj] = map[int]string{}
+			}
+			c.sticky[ref.obj][ref.field] = by
+		}
+	}
+	return c.sticky[tn]
+}
+
+// returnsLoadOf reports whether ret returns a load of the same field as
+// fa (return 0, w.err).
+func returnsLoadOf(ret *ssa.Return, fa *ssa.FieldAddr) bool {
+	for _, r := range ret.Results {
+		if ld, ok := r.(*ssa.UnOp); ok && ld.Op == token.MUL {
+			if rfa, ok := ld.X.(*ssa.FieldAddr); ok && rfa.X == fa.X && rfa.Field == fa.Field {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // appendedFields returns the slice fields of the struct type tn that some

@@ -321,7 +321,11 @@ func (t *tracker) prePhi(ph *ssa.Phi) bool {
 	if t.prePhis == nil {
 		t.prePhis = map[ssa.Value]bool{}
 	}
-	t.prePhis[ph] = t.phiCarries(ph, map[*ssa.Phi]bool{})
+	// A phi the walk comes back to (a loop header, the Put inside the
+	// loop) gets the back edge's value there, which the path follows
+	// itself: a buffer replaced after the old one was put (grpc's ALTS
+	// record reader) is not the object.
+	t.prePhis[ph] = !reachesFrom(t.start.Succs, ph.Block()) && t.phiCarries(ph, map[*ssa.Phi]bool{})
 	return t.prePhis[ph]
 }
 
