@@ -217,8 +217,9 @@ type summary struct {
 	// other user (uber/tchannel-go#422's relay). In-package only.
 	onSuccess map[int]bool
 	// keeps holds the parameters that a fresh struct returned as result 0
-	// holds as they are (a constructor: return &Err{body: body}): the
-	// result shares their memory (x5iu/defc#11). In-package only.
+	// holds as they are (a constructor: return &Err{body: body}), or that
+	// a method returns a view of (viewParams): the result shares their
+	// memory (x5iu/defc#11). In-package only.
 	keeps map[int]bool
 	// cached names the field of the receiver that a getter (gets) returns
 	// as it is on some path instead of a pooled object (a cached map,
@@ -1107,6 +1108,12 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 	}
 	s.handsOff, s.onSuccess = c.handsOffParams(fn, s)
 	s.keeps = keptParams(fn)
+	for i := range c.viewParams(fn) {
+		if s.keeps == nil {
+			s.keeps = map[int]bool{}
+		}
+		s.keeps[i] = true
+	}
 	s.retainsIn = c.retainedParams(fn)
 	if len(gets) > 0 && fn.Signature.Results().Len() > 0 {
 		for _, b := range fn.Blocks {
@@ -1172,6 +1179,37 @@ func (c *checker) returnsAlias(fn *ssa.Function) bool {
 		}
 	}
 	return false
+}
+
+// viewParams returns the parameters after the first, of slice type, that
+// result 0, a string or a slice, shares memory with on some return: a
+// method that gives a zero-copy view of its argument
+// (app.toString(b) = unsafe.String(&b[0], len(b)), gofiber/fiber#4275).
+// Parameter 0 is returnsAlias's.
+func (c *checker) viewParams(fn *ssa.Function) map[int]bool {
+	if len(fn.Params) < 2 || fn.Signature.Results().Len() == 0 {
+		return nil
+	}
+	rt := fn.Signature.Results().At(0).Type()
+	if _, slice := rt.Underlying().(*types.Slice); !slice && !isString(rt) {
+		return nil
+	}
+	var out map[int]bool
+	for i, prm := range fn.Params[1:] {
+		if _, ok := prm.Type().Underlying().(*types.Slice); !ok {
+			continue
+		}
+		al := c.aliasesOf(fn, objKey{prm, false}, false)
+		for _, b := range fn.Blocks {
+			if ret, ok := lastInstr(b).(*ssa.Return); ok && len(ret.Results) > 0 && al[ret.Results[0]] {
+				if out == nil {
+					out = map[int]bool{}
+				}
+				out[i+1] = true
+			}
+		}
+	}
+	return out
 }
 
 // returnsHolder reports whether result 0 of fn is a fresh struct that
