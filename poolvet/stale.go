@@ -3,6 +3,7 @@ package poolvet
 import (
 	"go/token"
 	"go/types"
+	"math/bits"
 	"path/filepath"
 	"strings"
 
@@ -916,7 +917,7 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 				if fa, ok := x.Addr.(*ssa.FieldAddr); ok && al[fa.X] && fa.Field < 64 && !appendsTo(x.Val, fa) {
 					written |= 1 << fa.Field
 				}
-				if al[x.Addr] {
+				if c.flowsFrom(x.Addr, p.key.v) {
 					return // *obj = T{}
 				}
 			case ssa.CallInstruction:
@@ -945,6 +946,18 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 			c.objName(p), st.Field(f).Name(), by, reset.Name(), c.line(resetAt), reset.Name())
 		return
 	}
+	resetWrites := c.paramFieldUse(reset, 0, 3).may
+	for f, by := range c.setFields(n.Origin().Obj(), reset) {
+		// Only a Reset that clears field by field (two fields or more)
+		// says which fields are per use.
+		if written&(1<<f) != 0 || bits.OnesCount64(uint64(resetWrites)) < 2 {
+			continue
+		}
+		c.report(checkNoReset, p.instr.Pos(), nil,
+			"%s goes back to the pool with field %s, which %s sets, never cleared: %s (line %d) clears other fields but not this one, so the next user sees this one's value; clear it in %s",
+			c.objName(p), st.Field(f).Name(), by, reset.Name(), c.line(resetAt), reset.Name())
+		return
+	}
 	for f, by := range c.stickyErrors(n.Origin().Obj()) {
 		if written&(1<<f) != 0 {
 			continue
@@ -954,6 +967,62 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 			c.objName(p), st.Field(f).Name(), by, reset.Name(), c.line(resetAt), reset.Name())
 		return
 	}
+}
+
+// setFields returns the scalar fields of the struct type tn that a method
+// of the type other than reset sets (c.sameSite = s, ctx.next = true) and
+// some function reads: per-use state that a Reset has to clear
+// (gin-gonic/gin#3123, savsgio/atreugo#58), with the setter's name.
+func (c *checker) setFields(tn *types.TypeName, reset *ssa.Function) map[int]string {
+	set := map[int]string{}
+	read := map[int]bool{} // loaded anywhere in the package
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if ld, ok := instr.(*ssa.UnOp); ok && ld.Op == token.MUL {
+					if fa, ok := ld.X.(*ssa.FieldAddr); ok {
+						if rn, ok := types.Unalias(derefType(fa.X.Type())).(*types.Named); ok && rn.Origin().Obj() == tn {
+							read[fa.Field] = true
+						}
+					}
+				}
+			}
+		}
+		if fn == reset || fn.Signature.Recv() == nil || len(fn.Params) == 0 || isResetName(fn.Name()) || resetsByName(fn) {
+			continue
+		}
+		rn, ok := types.Unalias(derefType(fn.Params[0].Type())).(*types.Named)
+		if !ok || rn.Origin().Obj() != tn {
+			continue
+		}
+		st, ok := derefStruct(fn.Params[0].Type())
+		if !ok {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				x, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				fa, ok := x.Addr.(*ssa.FieldAddr)
+				if !ok || fa.X != fn.Params[0] || fa.Field >= 64 || isZeroConst(x.Val) {
+					continue
+				}
+				if _, basic := st.Field(fa.Field).Type().Underlying().(*types.Basic); basic {
+					if _, seen := set[fa.Field]; !seen {
+						set[fa.Field] = displayName(fn)
+					}
+				}
+			}
+		}
+	}
+	for f := range set {
+		if !read[f] {
+			delete(set, f)
+		}
+	}
+	return set
 }
 
 // stickyErrors returns the error fields of the struct type tn that a

@@ -1,0 +1,68 @@
+package noreset
+
+import (
+	"net/http"
+	"sync"
+)
+
+// A request context whose reset clears its per-request fields but one that
+// a setter method sets and a later call reads (gin-gonic/gin#3123).
+type reqCtx struct {
+	w        http.ResponseWriter
+	index    int8
+	keys     map[string]any
+	sameSite http.SameSite
+}
+
+func (c *reqCtx) reset() {
+	c.index = -1
+	c.keys = nil
+}
+
+func (c *reqCtx) SetSameSite(s http.SameSite) { c.sameSite = s }
+
+func (c *reqCtx) SetCookie(name, value string) {
+	http.SetCookie(c.w, &http.Cookie{Name: name, Value: value, SameSite: c.sameSite})
+}
+
+var reqCtxPool = sync.Pool{New: func() any { return &reqCtx{index: -1} }}
+
+func serveReq(w http.ResponseWriter, h func(*reqCtx)) {
+	c := reqCtxPool.Get().(*reqCtx)
+	c.w = w
+	c.reset()
+	h(c)
+	c.w = nil
+	reqCtxPool.Put(c) // want `c goes back to the pool with field sameSite, which SetSameSite sets, never cleared: reset \(line 33\)`
+}
+
+// The fix: reset clears it too.
+type fullCtx struct {
+	w        http.ResponseWriter
+	index    int8
+	keys     map[string]any
+	sameSite http.SameSite
+}
+
+func (c *fullCtx) reset() {
+	c.index = -1
+	c.keys = nil
+	c.sameSite = 0
+}
+
+func (c *fullCtx) SetSameSite(s http.SameSite) { c.sameSite = s }
+
+func (c *fullCtx) SetCookie(name, value string) {
+	http.SetCookie(c.w, &http.Cookie{Name: name, Value: value, SameSite: c.sameSite})
+}
+
+var fullCtxPool = sync.Pool{New: func() any { return &fullCtx{index: -1} }}
+
+func serveFull(w http.ResponseWriter, h func(*fullCtx)) {
+	c := fullCtxPool.Get().(*fullCtx)
+	c.w = w
+	c.reset()
+	h(c)
+	c.w = nil
+	fullCtxPool.Put(c)
+}
