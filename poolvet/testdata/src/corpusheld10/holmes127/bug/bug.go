@@ -5,11 +5,15 @@
 // runs before the caller reads the result, so another caller could get the
 // same backing array from the pool and rewrite it under the first caller.
 //
-// Check: useafterput (alias returned past a deferred Put; the report belongs
-// at the return that hands out the pooled slice).
+// Check: useafterput (alias returned past a deferred Put, here a deferred
+// closure that only skips oversized slices; the report belongs at the return
+// that hands out the pooled slice).
 package bug
 
 import "sync"
+
+// maxPooled bounds the slices kept in the pool.
+const maxPooled = 4096
 
 type ring struct {
 	data   []int
@@ -40,7 +44,11 @@ func (r *ring) push(v int) {
 func (r *ring) sequentialData() []int {
 	start := r.idx
 	sp := r.pool.Get().(*[]int)
-	defer r.pool.Put(sp)
+	defer func() {
+		if cap(*sp) <= maxPooled {
+			r.pool.Put(sp)
+		}
+	}()
 	out := (*sp)[:0]
 	out = append(out, r.data[start:]...)
 	out = append(out, r.data[:start]...)

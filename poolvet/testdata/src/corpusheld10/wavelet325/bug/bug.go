@@ -16,6 +16,8 @@ import (
 	"sync"
 )
 
+const maxPooled = 64 << 10
+
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 type Block struct {
@@ -41,6 +43,8 @@ func (b *Block) Marshal() []byte {
 		buf.Write(b.Transactions[i][:])
 	}
 	out := buf.Bytes()
-	bufPool.Put(buf)
+	if buf.Cap() <= maxPooled {
+		bufPool.Put(buf)
+	}
 	return out // want `useafterput`
 }
