@@ -4,14 +4,12 @@
 package fixed
 
 import (
-	"context"
 	"sync"
 	"time"
 )
 
 type tsoRequest struct {
 	start    time.Time
-	ctx      context.Context
 	done     chan error
 	physical int64
 	logical  int64
@@ -26,10 +24,9 @@ type client struct {
 	observe     func(time.Duration)
 }
 
-func (c *client) GetTS(ctx context.Context) (int64, int64, error) {
+func (c *client) GetTS() (int64, int64, error) {
 	req := tsoReqPool.Get().(*tsoRequest)
 	req.start = time.Now()
-	req.ctx = ctx
 	req.physical, req.logical = 0, 0
 	c.tsoRequests <- req
 	return c.wait(req)
@@ -39,13 +36,8 @@ func (c *client) wait(req *tsoRequest) (int64, int64, error) {
 	start := req.start
 	defer func() { c.observe(time.Since(start)) }()
 	defer tsoReqPool.Put(req)
-	select {
-	case err := <-req.done:
-		if err != nil {
-			return 0, 0, err
-		}
-		return req.physical, req.logical, nil
-	case <-req.ctx.Done():
-		return 0, 0, req.ctx.Err()
+	if err := <-req.done; err != nil {
+		return 0, 0, err
 	}
+	return req.physical, req.logical, nil
 }
