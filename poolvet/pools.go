@@ -945,9 +945,24 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 			condPuts[i] = append(condPuts[i], p)
 		}
 	}
+	elemPuts := map[int]bool{} // parameters whose elements a range loop puts, each iteration
 	for i := range puts {
 		p := &puts[i]
 		resets := p.resets || c.resetsObj(fn, p.key)
+		if prm := elemParam(p.key.v); prm != nil && !p.key.cell && !p.cond && everyIteration(p.instr.Block(), prm) && !storesElems(fn, prm) {
+			// for _, b := range mb { b.Release() }: a release of every
+			// element of the slice, which still holds them afterwards
+			// (v2fly/v2ray-core fa63bec's MultiBuffer.Release). A loop
+			// that also sets the elements to nil hands back an empty
+			// slice, not a put one.
+			for i, q := range fn.Params {
+				if q == prm {
+					addParam(i, p, resets, false)
+					elemPuts[i] = true
+				}
+			}
+			continue
+		}
 		switch v := p.key.v.(type) {
 		case *ssa.Parameter:
 			if p.key.cell {
@@ -1051,7 +1066,7 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 		}
 	}
 	for i, pp := range s.putParams {
-		pp.cond = !mustPass(fn, paramPuts[i], fn.Params[i], nil, false) && !sizeGuarded(fn, paramPuts[i], fn.Params[i])
+		pp.cond = !mustPass(fn, paramPuts[i], fn.Params[i], nil, false) && !sizeGuarded(fn, paramPuts[i], fn.Params[i]) && !elemPuts[i]
 		if pp.cond && pp.field && putsOnEveryPath(fn, paramPuts[i], fn.Params[i]) {
 			pp.cond = false // if r.zr != nil { put(r.zr) }: a nil field is nothing to put
 		}
@@ -1480,6 +1495,72 @@ func putsOnEveryPath(fn *ssa.Function, instrs []ssa.Instruction, obj ssa.Value) 
 		_, ok := lastInstr(b).(*ssa.Return)
 		return !at[b] && ok
 	})
+}
+
+// elemParam returns the slice parameter whose element v is, or holds as a
+// field (s[i], s[i].ts), or nil.
+func elemParam(v ssa.Value) *ssa.Parameter {
+	for i := 0; v != nil && i < 4; i++ {
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return nil
+			}
+			v = x.X
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.IndexAddr:
+			prm, ok := x.X.(*ssa.Parameter)
+			if !ok {
+				return nil
+			}
+			if _, ok := prm.Type().Underlying().(*types.Slice); !ok {
+				return nil
+			}
+			return prm
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// everyIteration reports whether b is the body of a loop over the slice s
+// that runs on every iteration: its one predecessor ends the loop when the
+// index reaches len(s).
+func everyIteration(b *ssa.BasicBlock, s ssa.Value) bool {
+	if b == nil || len(b.Preds) != 1 {
+		return false
+	}
+	ifi, ok := lastInstr(b.Preds[0]).(*ssa.If)
+	if !ok || b.Preds[0].Succs[0] != b {
+		return false
+	}
+	bin, ok := ifi.Cond.(*ssa.BinOp)
+	if !ok || bin.Op != token.LSS || !loopIndex(bin.X) {
+		return false
+	}
+	ln, ok := bin.Y.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	bi, ok := ln.Call.Value.(*ssa.Builtin)
+	return ok && bi.Name() == "len" && len(ln.Call.Args) == 1 && ln.Call.Args[0] == s
+}
+
+// storesElems reports whether fn stores into an element of the slice s
+// (s[i] = nil).
+func storesElems(fn *ssa.Function, s ssa.Value) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok {
+				if ia, ok := st.Addr.(*ssa.IndexAddr); ok && ia.X == s {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // putObjects returns the objects that the Put calls instrs put.

@@ -936,7 +936,7 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 	if reset == nil || len(reset.Params) == 0 {
 		return
 	}
-	written |= c.paramFieldUse(reset, 0, 3).may
+	written |= c.paramFieldUse(reset, 0, 6).may
 	for f, by := range c.appendedFields(n.Origin().Obj()) {
 		if written&(1<<f) != 0 {
 			continue
@@ -946,7 +946,7 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 			c.objName(p), st.Field(f).Name(), by, reset.Name(), c.line(resetAt), reset.Name())
 		return
 	}
-	resetWrites := c.paramFieldUse(reset, 0, 3).may
+	resetWrites := c.paramFieldUse(reset, 0, 6).may
 	for f, by := range c.setFields(n.Origin().Obj(), reset) {
 		// Only a Reset that clears field by field (two fields or more)
 		// says which fields are per use.

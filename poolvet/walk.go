@@ -307,6 +307,23 @@ func (t *tracker) invariantCell() bool {
 	return true
 }
 
+// keptByPhi reports whether the object is a phi of succ whose incoming
+// value from pred is the phi itself: a loop variable that the path from
+// pred leaves as it is (a Put then continue, wireguard-go d2fd0c0), so that
+// the next iteration has the same object.
+func (t *tracker) keptByPhi(pred, succ *ssa.BasicBlock) bool {
+	ph, ok := t.key.v.(*ssa.Phi)
+	if !ok || t.key.cell || ph.Block() != succ {
+		return false
+	}
+	for i, p := range succ.Preds {
+		if p == pred && i < len(ph.Edges) {
+			return ph.Edges[i] == ph
+		}
+	}
+	return false
+}
+
 // prePhi reports whether ph, in a block that dominates the start of the
 // walk, has an edge that is an alias of the object on every path (or of a
 // reload of its field): a value chosen before the Put that is the object's
@@ -503,7 +520,7 @@ func (t *tracker) walk(from ssa.Instruction, visit func(ssa.Instruction, *path) 
 		}
 		ifi, isIf := lastInstr(it.b).(*ssa.If)
 		for _, succ := range succs {
-			if visited[succ] || succ == t.def && !(t.invariantCell() && !p.clobbered) {
+			if visited[succ] || succ == t.def && !(t.invariantCell() && !p.clobbered) && !t.keptByPhi(it.b, succ) {
 				continue
 			}
 			visited[succ] = true

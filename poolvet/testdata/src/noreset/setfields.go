@@ -66,3 +66,27 @@ func serveFull(w http.ResponseWriter, h func(*fullCtx)) {
 	c.w = nil
 	fullCtxPool.Put(c)
 }
+
+// A Reset that clears the field four calls down (fasthttp's Request.Reset
+// -> resetSkipHeader -> ResetBody -> RemoveMultipartFormFiles): silent.
+type deepReq struct {
+	body     []byte
+	parsed   bool
+	boundary string
+}
+
+func (r *deepReq) Reset()           { r.parsed = false; r.resetSkipHeader() }
+func (r *deepReq) resetSkipHeader() { r.body = r.body[:0]; r.resetBody() }
+func (r *deepReq) resetBody()       { r.removeFiles() }
+func (r *deepReq) removeFiles()     { r.boundary = "" }
+
+func (r *deepReq) ContinueReadBody(b string) { r.boundary = b }
+
+func (r *deepReq) Boundary() string { return r.boundary }
+
+var deepReqPool = sync.Pool{New: func() any { return new(deepReq) }}
+
+func releaseDeepReq(r *deepReq) {
+	r.Reset()
+	deepReqPool.Put(r)
+}
