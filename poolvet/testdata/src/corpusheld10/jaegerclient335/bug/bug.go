@@ -4,7 +4,9 @@
 // RemoteReporter, which only queued the *Span for its background sender
 // goroutine, and then the tracer put the span back into its sync.Pool. The
 // sender later read a span that another StartSpan had already taken and
-// was rewriting (data races, occasional panics).
+// was rewriting (data races, occasional panics). jaeger-client-go#416
+// (https://github.com/jaegertracing/jaeger-client-go/issues/416) reported
+// the same reportSpan/Report pair panicking again.
 //
 // Check: useafterput (hand-off: the span is sent on the reporter's queue
 // channel by a method of the package, then put back with nothing waiting
