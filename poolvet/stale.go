@@ -326,7 +326,7 @@ func (c *checker) fieldFlow(fn *ssa.Function, obj ssa.Value, start ssa.Instructi
 
 // paramFieldUse returns what fn does to the fields of its parameter i.
 func (c *checker) paramFieldUse(fn *ssa.Function, i, depth int) fieldUse {
-	key := paramKey{fn, i}
+	key := paramKey{fn, i, depth}
 	if u, ok := c.fieldUses[key]; ok {
 		return u
 	}
@@ -339,10 +339,12 @@ func (c *checker) paramFieldUse(fn *ssa.Function, i, depth int) fieldUse {
 	return u
 }
 
-// paramKey names a parameter of a function.
+// paramKey names a parameter of a function, and the call depth at which
+// its use was computed (deeper means fewer callees followed).
 type paramKey struct {
-	fn *ssa.Function
-	i  int
+	fn    *ssa.Function
+	i     int
+	depth int
 }
 
 // onlyDecides reports whether v is used only to decide a branch: in an if,
@@ -936,7 +938,7 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 	if reset == nil || len(reset.Params) == 0 {
 		return
 	}
-	written |= c.paramFieldUse(reset, 0, 6).may
+	written |= c.paramFieldUse(reset, 0, 0).may
 	for f, by := range c.appendedFields(n.Origin().Obj()) {
 		if written&(1<<f) != 0 {
 			continue
@@ -946,11 +948,12 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 			c.objName(p), st.Field(f).Name(), by, reset.Name(), c.line(resetAt), reset.Name())
 		return
 	}
-	resetWrites := c.paramFieldUse(reset, 0, 6).may
+	resetWrites := c.paramFieldUse(reset, 0, 0).may
 	for f, by := range c.setFields(n.Origin().Obj(), reset) {
 		// Only a Reset that clears field by field (two fields or more)
-		// says which fields are per use.
-		if written&(1<<f) != 0 || bits.OnesCount64(uint64(resetWrites)) < 2 {
+		// says which fields are per use; one that hands the object to
+		// another reset (resetSkipHeader) is not followed there.
+		if written&(1<<f) != 0 || bits.OnesCount64(uint64(resetWrites)) < 2 || delegatesReset(reset) {
 			continue
 		}
 		c.report(checkNoReset, p.instr.Pos(), nil,
@@ -969,10 +972,31 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 	}
 }
 
-// setFields returns the scalar fields of the struct type tn that a method
-// of the type other than reset sets (c.sameSite = s, ctx.next = true) and
-// some function reads: per-use state that a Reset has to clear
-// (gin-gonic/gin#3123, savsgio/atreugo#58), with the setter's name.
+// delegatesReset reports whether fn passes its receiver to another
+// function named like a reset (r.resetSkipHeader(), r.header.Reset() is
+// not one: a field is passed).
+func delegatesReset(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			com := ci.Common()
+			if g := com.StaticCallee(); g != nil && g != fn && isResetName(g.Name()) && len(com.Args) > 0 && com.Args[0] == fn.Params[0] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// setFields returns the fields of the struct type tn that a method of the
+// type other than reset sets, to a scalar (c.sameSite = s, ctx.next =
+// true) or to what it was passed (c.pvalues = values), and that some
+// function reads: per-use state that a Reset has to clear
+// (gin-gonic/gin#3123, savsgio/atreugo#58, labstack/echo#1429), with the
+// setter's name.
 func (c *checker) setFields(tn *types.TypeName, reset *ssa.Function) map[int]string {
 	set := map[int]string{}
 	read := map[int]bool{} // loaded anywhere in the package
@@ -1009,7 +1033,10 @@ func (c *checker) setFields(tn *types.TypeName, reset *ssa.Function) map[int]str
 				if !ok || fa.X != fn.Params[0] || fa.Field >= 64 || isZeroConst(x.Val) {
 					continue
 				}
-				if _, basic := st.Field(fa.Field).Type().Underlying().(*types.Basic); basic {
+				_, basic := st.Field(fa.Field).Type().Underlying().(*types.Basic)
+				// Or what the setter was passed, kept by reference
+				// (c.pvalues = values, labstack/echo#1429).
+				if basic || fromCaller(x.Val) && hasPointers(x.Val.Type()) {
 					if _, seen := set[fa.Field]; !seen {
 						set[fa.Field] = displayName(fn)
 					}

@@ -67,15 +67,16 @@ func serveFull(w http.ResponseWriter, h func(*fullCtx)) {
 	fullCtxPool.Put(c)
 }
 
-// A Reset that clears the field four calls down (fasthttp's Request.Reset
+// A Reset that clears the field three calls down (fasthttp's Request.Reset
 // -> resetSkipHeader -> ResetBody -> RemoveMultipartFormFiles): silent.
 type deepReq struct {
 	body     []byte
 	parsed   bool
+	timeout  int
 	boundary string
 }
 
-func (r *deepReq) Reset()           { r.parsed = false; r.resetSkipHeader() }
+func (r *deepReq) Reset()           { r.parsed, r.timeout = false, 0; r.resetSkipHeader() }
 func (r *deepReq) resetSkipHeader() { r.body = r.body[:0]; r.resetBody() }
 func (r *deepReq) resetBody()       { r.removeFiles() }
 func (r *deepReq) removeFiles()     { r.boundary = "" }
@@ -89,4 +90,56 @@ var deepReqPool = sync.Pool{New: func() any { return new(deepReq) }}
 func releaseDeepReq(r *deepReq) {
 	r.Reset()
 	deepReqPool.Put(r)
+}
+
+// A setter that keeps the slice it was passed, which Reset leaves: the
+// next request's router finds the previous handler's slice
+// (labstack/echo#1429).
+type routeCtx struct {
+	path    string
+	pnames  []string
+	pvalues []string
+}
+
+func (c *routeCtx) SetParamValues(values ...string) { c.pvalues = values }
+
+func (c *routeCtx) Param(i int) string { return c.pvalues[i] }
+
+func (c *routeCtx) Reset() {
+	c.path = ""
+	c.pnames = nil
+}
+
+var routeCtxPool = sync.Pool{New: func() any { return &routeCtx{pvalues: make([]string, 4)} }}
+
+func serveRoute(h func(*routeCtx)) {
+	c := routeCtxPool.Get().(*routeCtx)
+	c.Reset()
+	h(c)
+	routeCtxPool.Put(c) // want `c goes back to the pool with field pvalues, which SetParamValues sets, never cleared`
+}
+
+// The fix: the setter copies into the context's own slice.
+type copyCtx struct {
+	path    string
+	pnames  []string
+	pvalues []string
+}
+
+func (c *copyCtx) SetParamValues(values ...string) { copy(c.pvalues, values) }
+
+func (c *copyCtx) Param(i int) string { return c.pvalues[i] }
+
+func (c *copyCtx) Reset() {
+	c.path = ""
+	c.pnames = nil
+}
+
+var copyCtxPool = sync.Pool{New: func() any { return &copyCtx{pvalues: make([]string, 4)} }}
+
+func serveCopy(h func(*copyCtx)) {
+	c := copyCtxPool.Get().(*copyCtx)
+	c.Reset()
+	h(c)
+	copyCtxPool.Put(c)
 }
