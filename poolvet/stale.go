@@ -953,7 +953,7 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 		// Only a Reset that clears field by field (two fields or more)
 		// says which fields are per use; one that hands the object to
 		// another reset (resetSkipHeader) is not followed there.
-		if written&(1<<f) != 0 || bits.OnesCount64(uint64(resetWrites)) < 2 || delegatesReset(reset) {
+		if written&(1<<f) != 0 || bits.OnesCount64(uint64(resetWrites)) < 2 || delegatesReset(reset) || resetsFieldObject(reset, f) {
 			continue
 		}
 		c.report(checkNoReset, p.instr.Pos(), nil,
@@ -984,6 +984,33 @@ func delegatesReset(fn *ssa.Function) bool {
 			}
 			com := ci.Common()
 			if g := com.StaticCallee(); g != nil && g != fn && isResetName(g.Name()) && len(com.Args) > 0 && com.Args[0] == fn.Params[0] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// resetsFieldObject reports whether fn calls a reset-named method on what
+// field f of its receiver holds (c.response.reset(w), labstack/echo's
+// context): the field is kept on purpose and re-initialised.
+func resetsFieldObject(fn *ssa.Function, f int) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			com := ci.Common()
+			g := com.StaticCallee()
+			if g == nil || !isResetName(g.Name()) || len(com.Args) == 0 {
+				continue
+			}
+			a := com.Args[0]
+			if ld, ok := a.(*ssa.UnOp); ok && ld.Op == token.MUL {
+				a = ld.X
+			}
+			if fa, ok := a.(*ssa.FieldAddr); ok && fa.X == fn.Params[0] && fa.Field == f {
 				return true
 			}
 		}

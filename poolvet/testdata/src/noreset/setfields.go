@@ -143,3 +143,34 @@ func serveCopy(h func(*copyCtx)) {
 	h(c)
 	copyCtxPool.Put(c)
 }
+
+// A field that Reset re-initialises through a reset method of what it
+// holds (labstack/echo's c.response.reset(w)) is kept on purpose: silent.
+type respHolder struct{ w http.ResponseWriter }
+
+func (r *respHolder) reset(w http.ResponseWriter) { r.w = w }
+
+type echoCtx struct {
+	path     string
+	pnames   []string
+	response *respHolder
+}
+
+func (c *echoCtx) SetResponse(r *respHolder) { c.response = r }
+
+func (c *echoCtx) Response() *respHolder { return c.response }
+
+func (c *echoCtx) Reset(w http.ResponseWriter) {
+	c.path = ""
+	c.pnames = nil
+	c.response.reset(w)
+}
+
+var echoCtxPool = sync.Pool{New: func() any { return &echoCtx{response: new(respHolder)} }}
+
+func serveEcho(w http.ResponseWriter, h func(*echoCtx)) {
+	c := echoCtxPool.Get().(*echoCtx)
+	c.Reset(w)
+	h(c)
+	echoCtxPool.Put(c)
+}
