@@ -29,7 +29,7 @@ func (c *checker) checkHandOffs(fn *ssa.Function, puts []putSite) {
 		p := &puts[i]
 		// A conditional Put (a wrapper that puts on some paths, a deferred
 		// closure with a size guard) still races on the paths that put.
-		if !trackable(p) || p.field {
+		if !trackable(p) || p.field || p.synced {
 			continue
 		}
 		t := c.newTracker(fn, p.key)

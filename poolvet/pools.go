@@ -196,6 +196,11 @@ type paramPut struct {
 	// call drops one reference, so two calls on one reference are a double
 	// Put, unless the caller takes another reference (see refTaken).
 	release bool
+	// synced: every path to the Put (to the return, for a deferred Put)
+	// passes a receive, a Wait or a lock first (a wait(req) that receives
+	// <-req.done before its deferred Put): a hand-off made before the
+	// call is ordered before the Put (tikv/pd#660's fix).
+	synced bool
 }
 
 // A summary says how a function acts on pools, as seen by its callers.
@@ -423,6 +428,7 @@ type putSite struct {
 	condOn    ssa.Value
 	condWhen  bool
 	condNever bool // and it puts on no path where condOn is !condWhen
+	synced    bool // paramPut.synced
 }
 
 // A getSite is a call that returns an object from a pool.
@@ -485,7 +491,7 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 			for idx, pp := range s.putParams {
 				if idx < len(args) {
 					arg := args[idx]
-					ps := putSite{instr: ci, args: args, key: rootOf(arg), arg: arg, deferred: deferred, resets: pp.resets, cond: pp.cond, outcome: pp.outcome, field: pp.field, param: idx, guard: pp.guard, setsGuard: pp.setsGuard, release: pp.release}
+					ps := putSite{instr: ci, args: args, key: rootOf(arg), arg: arg, deferred: deferred, resets: pp.resets, cond: pp.cond, outcome: pp.outcome, field: pp.field, param: idx, guard: pp.guard, setsGuard: pp.setsGuard, release: pp.release, synced: pp.synced}
 					if pp.cond && pp.onParam >= 0 && pp.onParam < len(args) && !ps.resolveCond(args[pp.onParam], pp.onWhen, pp.never) {
 						continue
 					}
@@ -1077,6 +1083,7 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 			pp.cond, pp.release = false, true
 		}
 		pp.outcome = pp.cond && outcome
+		pp.synced = c.syncedBefore(fn, paramPuts[i])
 		pp.onParam = -1
 		pp.guard, pp.setsGuard = 0, false
 		if pp.cond && pp.field {
@@ -1561,6 +1568,49 @@ func storesElems(fn *ssa.Function, s ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// syncedBefore reports whether every path from the entry of fn to one of
+// the Puts instrs, or to a return for a deferred one, passes a receive, a
+// Wait or a lock first (isSync).
+func (c *checker) syncedBefore(fn *ssa.Function, instrs []ssa.Instruction) bool {
+	if len(instrs) == 0 || len(fn.Blocks) == 0 {
+		return false
+	}
+	target := map[ssa.Instruction]bool{}
+	deferred := false
+	for _, in := range instrs {
+		target[in] = true
+		if _, ok := in.(*ssa.Defer); ok {
+			deferred = true
+		}
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	work := []*ssa.BasicBlock{fn.Blocks[0]}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		synced := false
+		for _, in := range b.Instrs {
+			if target[in] && !deferred && !synced {
+				return false
+			}
+			if _, ok := in.(*ssa.Return); ok && deferred && !synced {
+				return false
+			}
+			if c.isSync(in) {
+				synced = true
+			}
+		}
+		if !synced {
+			work = append(work, b.Succs...)
+		}
+	}
+	return true
 }
 
 // putObjects returns the objects that the Put calls instrs put.
