@@ -853,36 +853,24 @@ func (c *checker) collectHooks() {
 			}
 		}
 	}
-	for _, fn := range c.funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				st, ok := instr.(*ssa.Store)
-				if !ok {
-					continue
-				}
-				fa, ok := st.Addr.(*ssa.FieldAddr)
-				if !ok {
-					continue
-				}
-				g := globalOf(fa.X)
-				if g == nil {
-					g = copied[fa.X]
-				}
-				if g == nil || !isPoolType(fa.X.Type()) {
-					continue
-				}
-				fields, ok := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct) // isPoolType: a pointer
-				if !ok || fa.Field >= fields.NumFields() {
-					continue
-				}
-				name := fields.Field(fa.Field).Name()
-				if c.hooks[g] == nil {
-					c.hooks[g] = map[string][]ssa.Value{}
-				}
-				c.hooks[g][name] = append(c.hooks[g][name], st.Val)
-			}
+	c.eachFieldStore(func(_ *ssa.Function, st *ssa.Store, fa *ssa.FieldAddr) {
+		g := globalOf(fa.X)
+		if g == nil {
+			g = copied[fa.X]
 		}
-	}
+		if g == nil || !isPoolType(fa.X.Type()) {
+			return
+		}
+		fields, ok := fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct) // isPoolType: a pointer
+		if !ok || fa.Field >= fields.NumFields() {
+			return
+		}
+		name := fields.Field(fa.Field).Name()
+		if c.hooks[g] == nil {
+			c.hooks[g] = map[string][]ssa.Value{}
+		}
+		c.hooks[g][name] = append(c.hooks[g][name], st.Val)
+	})
 }
 
 // isPoolType reports whether t is *sync.Pool or *pool.Pool[T].

@@ -671,29 +671,37 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 // appends to the field ref a parameter it was passed (not its receiver):
 // x.s = append(x.s, tokens...).
 func (c *checker) appendsCallerValues(ref fieldRef) bool {
+	found := false
+	c.eachFieldStore(func(_ *ssa.Function, st *ssa.Store, fa *ssa.FieldAddr) {
+		if found || !appendsTo(st.Val, fa) {
+			return
+		}
+		if r, ok := fieldRefOf(fa); !ok || r != ref {
+			return
+		}
+		for _, a := range st.Val.(*ssa.Call).Call.Args[1:] {
+			if fromCaller(a) {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
+// eachFieldStore calls f for each store into a field (x.f = v) in the
+// functions of the package.
+func (c *checker) eachFieldStore(f func(fn *ssa.Function, st *ssa.Store, fa *ssa.FieldAddr)) {
 	for _, fn := range c.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				st, ok := instr.(*ssa.Store)
-				if !ok {
-					continue
-				}
-				fa, ok := st.Addr.(*ssa.FieldAddr)
-				if !ok || !appendsTo(st.Val, fa) {
-					continue
-				}
-				if r, ok := fieldRefOf(fa); !ok || r != ref {
-					continue
-				}
-				for _, a := range st.Val.(*ssa.Call).Call.Args[1:] {
-					if fromCaller(a) {
-						return true
+				if st, ok := instr.(*ssa.Store); ok {
+					if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
+						f(fn, st, fa)
 					}
 				}
 			}
 		}
 	}
-	return false
 }
 
 // resetsByName reports whether fn is named Reset or reset*: not Truncate
@@ -938,54 +946,61 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 	if reset == nil || len(reset.Params) == 0 {
 		return
 	}
-	written |= c.paramFieldUse(reset, 0, 0).may
-	for f, by := range c.appendedFields(n.Origin().Obj()) {
-		if written&(1<<f) != 0 {
-			continue
-		}
-		c.report(checkNoReset, p.instr.Pos(), nil,
-			"%s goes back to the pool with field %s, which %s appends to, never cleared: %s (line %d) leaves it, so each user's appends go on after the previous user's; truncate or clear it in %s",
-			c.objName(p), st.Field(f).Name(), by, reset.Name(), c.line(resetAt), reset.Name())
-		return
-	}
 	resetWrites := c.paramFieldUse(reset, 0, 0).may
-	for f, by := range c.setFields(n.Origin().Obj(), reset) {
-		// Only a Reset that clears field by field (two fields or more)
-		// says which fields are per use; one that hands the object to
-		// another reset (resetSkipHeader) is not followed there.
-		if written&(1<<f) != 0 || bits.OnesCount64(uint64(resetWrites)) < 2 || delegatesReset(reset) || resetsFieldObject(reset, f) {
+	written |= resetWrites
+	// Only a Reset that clears field by field (two fields or more) says
+	// which fields set by setters are per use; one that hands the object
+	// to another reset (resetSkipHeader) is not followed there.
+	bySetters := bits.OnesCount64(uint64(resetWrites)) >= 2 && !delegatesReset(reset)
+	tn := n.Origin().Obj()
+	for _, k := range []struct {
+		fields map[int]string
+		on     bool
+		what   string // how the field is kept, after "with field %s, "
+		effect string
+	}{
+		{c.appendedFields(tn), true, "which %s appends to, never cleared: %s (line %d) leaves it", "so each user's appends go on after the previous user's; truncate or clear it in %s"},
+		{c.setFields(tn, reset), bySetters, "which %s sets, never cleared: %s (line %d) clears other fields but not this one", "so the next user sees this one's value; clear it in %s"},
+		{c.stickyErrors(tn), true, "a sticky error that %s returns while it is set, never cleared: %s (line %d) leaves it", "so the next user's calls fail with this one's error; clear it in %s"},
+	} {
+		if !k.on {
 			continue
 		}
-		c.report(checkNoReset, p.instr.Pos(), nil,
-			"%s goes back to the pool with field %s, which %s sets, never cleared: %s (line %d) clears other fields but not this one, so the next user sees this one's value; clear it in %s",
-			c.objName(p), st.Field(f).Name(), by, reset.Name(), c.line(resetAt), reset.Name())
-		return
-	}
-	for f, by := range c.stickyErrors(n.Origin().Obj()) {
-		if written&(1<<f) != 0 {
-			continue
+		for f, by := range k.fields {
+			if written&(1<<f) != 0 || resetsFieldObject(reset, f) {
+				continue
+			}
+			c.report(checkNoReset, p.instr.Pos(), nil, "%s goes back to the pool with field %s, "+k.what+", "+k.effect,
+				c.objName(p), st.Field(f).Name(), by, reset.Name(), c.line(resetAt), reset.Name())
+			return
 		}
-		c.report(checkNoReset, p.instr.Pos(), nil,
-			"%s goes back to the pool with field %s, a sticky error that %s returns while it is set, never cleared: %s (line %d) leaves it, so the next user's calls fail with this one's error; clear it in %s",
-			c.objName(p), st.Field(f).Name(), by, reset.Name(), c.line(resetAt), reset.Name())
-		return
 	}
 }
 
-// delegatesReset reports whether fn passes its receiver to another
-// function named like a reset (r.resetSkipHeader(), r.header.Reset() is
-// not one: a field is passed).
-func delegatesReset(fn *ssa.Function) bool {
+// resetCalls returns the calls in fn of functions named like a reset
+// (isResetName), other than fn itself.
+func resetCalls(fn *ssa.Function) []*ssa.CallCommon {
+	var out []*ssa.CallCommon
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			ci, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
+			if ci, ok := instr.(ssa.CallInstruction); ok {
+				com := ci.Common()
+				if g := com.StaticCallee(); g != nil && g != fn && isResetName(g.Name()) && len(com.Args) > 0 {
+					out = append(out, com)
+				}
 			}
-			com := ci.Common()
-			if g := com.StaticCallee(); g != nil && g != fn && isResetName(g.Name()) && len(com.Args) > 0 && com.Args[0] == fn.Params[0] {
-				return true
-			}
+		}
+	}
+	return out
+}
+
+// delegatesReset reports whether fn passes its receiver to another
+// function named like a reset (r.resetSkipHeader(); r.header.Reset() is
+// not one: a field is passed).
+func delegatesReset(fn *ssa.Function) bool {
+	for _, com := range resetCalls(fn) {
+		if com.Args[0] == fn.Params[0] {
+			return true
 		}
 	}
 	return false
@@ -995,24 +1010,13 @@ func delegatesReset(fn *ssa.Function) bool {
 // field f of its receiver holds (c.response.reset(w), labstack/echo's
 // context): the field is kept on purpose and re-initialised.
 func resetsFieldObject(fn *ssa.Function, f int) bool {
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			ci, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			com := ci.Common()
-			g := com.StaticCallee()
-			if g == nil || !isResetName(g.Name()) || len(com.Args) == 0 {
-				continue
-			}
-			a := com.Args[0]
-			if ld, ok := a.(*ssa.UnOp); ok && ld.Op == token.MUL {
-				a = ld.X
-			}
-			if fa, ok := a.(*ssa.FieldAddr); ok && fa.X == fn.Params[0] && fa.Field == f {
-				return true
-			}
+	for _, com := range resetCalls(fn) {
+		a := com.Args[0]
+		if ld, ok := a.(*ssa.UnOp); ok && ld.Op == token.MUL {
+			a = ld.X
+		}
+		if fa, ok := a.(*ssa.FieldAddr); ok && fa.X == fn.Params[0] && fa.Field == f {
+			return true
 		}
 	}
 	return false
@@ -1160,34 +1164,22 @@ func (c *checker) appendedFields(tn *types.TypeName) map[int]string {
 	if c.appended == nil {
 		c.appended = map[*types.TypeName]map[int]string{}
 		managed := map[fieldRef]bool{}
-		for _, fn := range c.funcs {
-			for _, b := range fn.Blocks {
-				for _, instr := range b.Instrs {
-					st, ok := instr.(*ssa.Store)
-					if !ok {
-						continue
-					}
-					fa, ok := st.Addr.(*ssa.FieldAddr)
-					if !ok {
-						continue
-					}
-					ref, ok := fieldRefOf(fa)
-					if !ok {
-						continue
-					}
-					if !appendsTo(st.Val, fa) {
-						managed[ref] = true
-						continue
-					}
-					if c.appended[ref.obj] == nil {
-						c.appended[ref.obj] = map[int]string{}
-					}
-					if _, seen := c.appended[ref.obj][ref.field]; !seen {
-						c.appended[ref.obj][ref.field] = displayName(fn)
-					}
-				}
+		c.eachFieldStore(func(fn *ssa.Function, st *ssa.Store, fa *ssa.FieldAddr) {
+			ref, ok := fieldRefOf(fa)
+			if !ok {
+				return
 			}
-		}
+			if !appendsTo(st.Val, fa) {
+				managed[ref] = true
+				return
+			}
+			if c.appended[ref.obj] == nil {
+				c.appended[ref.obj] = map[int]string{}
+			}
+			if _, seen := c.appended[ref.obj][ref.field]; !seen {
+				c.appended[ref.obj][ref.field] = displayName(fn)
+			}
+		})
 		for ref := range managed {
 			delete(c.appended[ref.obj], ref.field)
 		}
