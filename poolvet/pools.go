@@ -1758,35 +1758,7 @@ func isObj(v, obj ssa.Value) bool {
 		return true
 	}
 	r := rootOf(v).v
-	return r == obj || sameFieldLoad(r, obj)
-}
-
-// sameFieldLoad reports whether a and b are loads of the same field of the
-// same value (two reads of w.zr).
-func sameFieldLoad(a, b ssa.Value) bool {
-	ua, ok1 := a.(*ssa.UnOp)
-	ub, ok2 := b.(*ssa.UnOp)
-	if !ok1 || !ok2 || ua.Op != token.MUL || ub.Op != token.MUL {
-		return false
-	}
-	fa, ok1 := ua.X.(*ssa.FieldAddr)
-	fb, ok2 := ub.X.(*ssa.FieldAddr)
-	return ok1 && ok2 && fa.Field == fb.Field && sameCellLoad(fa.X, fb.X)
-}
-
-// sameCellLoad reports whether a and b are the same value, or two loads of
-// one variable captured by reference (w in a closure over a receiver).
-func sameCellLoad(a, b ssa.Value) bool {
-	if a == b {
-		return true
-	}
-	ua, ok1 := a.(*ssa.UnOp)
-	ub, ok2 := b.(*ssa.UnOp)
-	if !ok1 || !ok2 || ua.Op != token.MUL || ub.Op != token.MUL || ua.X != ub.X {
-		return false
-	}
-	_, free := ua.X.(*ssa.FreeVar)
-	return free
+	return r == obj || sameLoc(r, obj) // another load of the same field: if w.zr != nil { put(w.zr) }
 }
 
 // sizeGuard reports whether bin compares the size of obj (cap, len, Cap or
@@ -2141,7 +2113,7 @@ func storesField(fn *ssa.Function, obj ssa.Value, f int) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if st, ok := instr.(*ssa.Store); ok {
-				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && sameCellLoad(fa.X, obj) && fa.Field == f {
+				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && sameLoc(fa.X, obj) && fa.Field == f {
 					return true
 				}
 			}
