@@ -699,6 +699,11 @@ func (c *checker) isSyncCall(com *ssa.CallCommon) bool {
 	if com.IsInvoke() {
 		name = com.Method.Name()
 	} else if fn := com.StaticCallee(); fn != nil {
+		if fn.Parent() != nil {
+			// A func literal is named after its parent (wait$1): judge it
+			// by the calls it makes instead (tikv/pd#660).
+			return c.callsSync(fn)
+		}
 		name = fn.Name()
 		if obj, ok := fn.Object().(*types.Func); ok {
 			name = obj.Name()
@@ -707,4 +712,19 @@ func (c *checker) isSyncCall(com *ssa.CallCommon) bool {
 		return false
 	}
 	return syncNames[name] || strings.Contains(name, "Wait") || strings.Contains(name, "wait")
+}
+
+// callsSync reports whether the func literal fn makes a synchronising call
+// (not one it starts in a new goroutine).
+func (c *checker) callsSync(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok {
+				if _, isGo := instr.(*ssa.Go); !isGo && c.isSyncCall(call.Common()) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
