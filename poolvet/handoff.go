@@ -315,7 +315,10 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 					}
 				}
 			case *ssa.Call:
-				if h, ok := c.callHandsOff(&x.Call, alias); ok {
+				// A request whose field holds the object (out.Body = lr)
+				// carries it to the transport (caddyserver/caddy#5924).
+				holds := func(v ssa.Value) bool { return alias(v) || t.holdsAlias(v, x) }
+				if h, ok := c.callHandsOff(&x.Call, alias, holds); ok {
 					h.instr = x
 					out = append(out, h)
 				}
@@ -358,9 +361,10 @@ var transportSinks = map[string]bool{
 }
 
 // callHandsOff reports whether a call passes an alias of the object to a
-// user that may outlive the call: net/http's transport, or a function of
-// which a summary says that it passes that parameter on.
-func (c *checker) callHandsOff(com *ssa.CallCommon, alias func(ssa.Value) bool) (handOff, bool) {
+// user that may outlive the call: net/http's transport (given an alias or
+// a request that holds one, per holds), or a function of which a summary
+// says that it passes that parameter on.
+func (c *checker) callHandsOff(com *ssa.CallCommon, alias, holds func(ssa.Value) bool) (handOff, bool) {
 	args := callArgs(com)
 	if com.IsInvoke() {
 		args = append([]ssa.Value{com.Value}, com.Args...)
@@ -369,7 +373,7 @@ func (c *checker) callHandsOff(com *ssa.CallCommon, alias func(ssa.Value) bool) 
 		// The request and its body, not the client or transport, which
 		// a program may pool as well.
 		for i, a := range args {
-			if alias(a) && (i > 0 || !isMethodCall(com)) {
+			if holds(a) && (i > 0 || !isMethodCall(com)) {
 				return handOff{what: "net/http's transport (given the request", to: "net/http's transport, which can still read the request body and use its context after the call returns"}, true
 			}
 		}
