@@ -990,6 +990,22 @@ func fixedAppend(call *ssa.Call) bool {
 	return false
 }
 
+// mayPrecede reports whether b can run after a in one call of their
+// function.
+func mayPrecede(a, b ssa.Instruction) bool {
+	if a.Block() == b.Block() {
+		for _, instr := range a.Block().Instrs {
+			if instr == a {
+				return true
+			}
+			if instr == b {
+				break
+			}
+		}
+	}
+	return reachesFrom(a.Block().Succs, b.Block())
+}
+
 // inLoop reports whether b lies on a cycle of its function's CFG.
 func inLoop(b *ssa.BasicBlock) bool { return reachesFrom(b.Succs, b) }
 
@@ -1065,14 +1081,14 @@ func (c *checker) checkUnbounded(fn *ssa.Function, p putSite) {
 		return
 	}
 	if !growable(t) {
-		if field, method, ok := c.growingField(t); ok && !c.guarded(fn, p.key, 2) {
+		if field, method, ok := c.growingField(t); ok && !c.putGuarded(fn, &p) {
 			c.report(checkUnbounded, p.instr.Pos(), nil,
 				"%s (%s) is put into the pool without a capacity check, and its field %s grows without bound (%s): one huge buffer stays pinned in the pool (golang/go#23199); drop objects whose %s is above a bound",
 				c.objName(&p), types.TypeString(t, types.RelativeTo(c.pass.Pkg)), field, method, field)
 		}
 		return
 	}
-	if c.guarded(fn, p.key, 2) || c.builderDropped(fn, &p) {
+	if c.putGuarded(fn, &p) || c.builderDropped(fn, &p) {
 		return
 	}
 	if !isBuilder(t) && !c.grows(fn, p.key) && !c.sizedOnGet(p.args[0]) {
@@ -1247,7 +1263,7 @@ func (c *checker) checkUnboundedWrapper(fn *ssa.Function, p putSite) {
 	if types.IsInterface(t) || isNil(arg) || !growable(t) || !isBuilder(t) || c.builderDropped(fn, &p) {
 		return
 	}
-	if c.guarded(fn, p.key, 2) || c.guarded(callee, objKey{callee.Params[p.param], false}, 0) {
+	if c.putGuarded(fn, &p) || c.guarded(callee, objKey{callee.Params[p.param], false}, 0) {
 		return
 	}
 	c.report(checkUnbounded, p.instr.Pos(), nil,
@@ -1358,6 +1374,25 @@ func derefType(t types.Type) types.Type {
 // package does, or for a captured variable, whether the enclosing function
 // does.
 func (c *checker) guarded(fn *ssa.Function, key objKey, depth int) bool {
+	return c.guardedBefore(fn, key, depth, nil)
+}
+
+// putGuarded is guarded for the Put p: a Put deferred as it is (defer
+// pool.Put(b)) gets its argument when the defer runs, so only a size
+// check that can come before that can skip it; one made later (if
+// b.Len() < 32 { return }) decides nothing about the Put
+// (ChainSafe/gossamer#2929).
+func (c *checker) putGuarded(fn *ssa.Function, p *putSite) bool {
+	at, _ := p.instr.(*ssa.Defer)
+	if at == nil {
+		return c.guarded(fn, p.key, 2)
+	}
+	return c.guardedBefore(fn, p.key, 2, at)
+}
+
+// guardedBefore is guarded, counting in fn only the size checks that can
+// run before at (when at is not nil).
+func (c *checker) guardedBefore(fn *ssa.Function, key objKey, depth int, at ssa.Instruction) bool {
 	al := map[ssa.Value]bool{}
 	for v := key.v; v != nil; {
 		for a := range c.aliasesOf(fn, objKey{v, key.cell && v == key.v}, true) {
@@ -1377,7 +1412,7 @@ func (c *checker) guarded(fn *ssa.Function, key objKey, depth int) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			ci, ok := instr.(ssa.CallInstruction)
-			if !ok {
+			if !ok || at != nil && !mayPrecede(ci, at) {
 				continue
 			}
 			com := ci.Common()
@@ -1446,8 +1481,6 @@ func (c *checker) guarded(fn *ssa.Function, key objKey, depth int) bool {
 	return false
 }
 
-// compared reports whether the result of a call is compared with < > <= >=,
-// as a size bound is.
 // sizePredicate reports whether ci calls a function of the package that
 // is given the object and returns a bool computed from a size check of it
 // (if !bufferReusable(buf) { return }; livetemplate/livetemplate#476).
@@ -1486,6 +1519,8 @@ func constInt(v ssa.Value) (int64, bool) {
 	return constant.Int64Val(k.Value)
 }
 
+// compared reports whether the result of a call is compared with < > <= >=,
+// as a size bound is.
 func compared(ci ssa.CallInstruction) bool { return comparedWith(ci, false) }
 
 // comparedToBound is compared for a size compared anywhere in the
