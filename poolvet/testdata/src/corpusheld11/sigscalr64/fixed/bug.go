@@ -1,7 +1,8 @@
-// Package fixed follows sigscalr/sigscalr-client#64's fix
-// (https://github.com/sigscalr/sigscalr-client/pull/64): the caller owns the
-// pooled buffer, the builder only fills it, and the buffer goes back to the
-// pool after the request that reads it has been sent.
+// Package fixed is the obvious fix for sigscalr/sigscalr-client#64
+// (https://github.com/sigscalr/sigscalr-client/pull/64): the builder returns
+// a copy of the payload, so the pooled buffer can go back when it returns.
+// (The PR instead delayed the Put until after the request; copying keeps the
+// pooled memory away from net/http's transport goroutines entirely.)
 package fixed
 
 import (
@@ -35,17 +36,21 @@ type Generator interface {
 
 var errNoLines = errors.New("no action lines")
 
-func generateESBody(bb *bytes.Buffer, recs int, actionLine string, rdr Generator) error {
+func generateESBody(recs int, actionLine string, rdr Generator) ([]byte, error) {
+	bb := getBuf()
+	defer putBuf(bb)
+
 	for i := 0; i < recs; i++ {
 		bb.WriteString(actionLine)
 		line, err := rdr.GetLogLine()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		bb.Write(line)
 		bb.WriteString("\n")
 	}
-	return nil
+	payLoad := bytes.Clone(bb.Bytes())
+	return payLoad, nil
 }
 
 func sendRequest(client *http.Client, lines []byte, url string) error {
@@ -61,21 +66,16 @@ func sendRequest(client *http.Client, lines []byte, url string) error {
 	return resp.Body.Close()
 }
 
-func sendBatch(client *http.Client, rdr Generator, url, actionLine string, batchSize int) error {
-	bb := getBuf()
-	defer putBuf(bb)
-	if err := generateESBody(bb, batchSize, actionLine, rdr); err != nil {
-		return err
-	}
-	return sendRequest(client, bb.Bytes(), url)
-}
-
 func runIngestion(client *http.Client, rdr Generator, url string, actionLines []string, batches, batchSize int) error {
 	if len(actionLines) == 0 {
 		return errNoLines
 	}
 	for i := 0; i < batches; i++ {
-		if err := sendBatch(client, rdr, url, actionLines[i%len(actionLines)], batchSize); err != nil {
+		payload, err := generateESBody(batchSize, actionLines[i%len(actionLines)], rdr)
+		if err != nil {
+			return err
+		}
+		if err := sendRequest(client, payload, url); err != nil {
 			return err
 		}
 	}
