@@ -40,11 +40,12 @@ func Forward(client *http.Client, url string, payload any) ([]byte, error) {
 		return nil, err
 	}
 	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(buf.Bytes()))
-	putBuffer(buf)
 	if err != nil {
+		putBuffer(buf)
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
+	putBuffer(buf)
 
 	resp, err := client.Do(req) // want `useafterput`
 	if err != nil {
