@@ -943,7 +943,25 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 			}
 		}
 	}
-	if reset == nil || len(reset.Params) == 0 {
+	tn := n.Origin().Obj()
+	if reset == nil {
+		// The Put's own function clears field by field (two fields or
+		// more): a flag that some users set on what Get returned, and
+		// others never set, stays set for the next one
+		// (CrowdStrike/csproto#213: skipClose).
+		if bits.OnesCount64(uint64(written)) < 2 {
+			return
+		}
+		for f, by := range c.getFlags(tn) {
+			if written&(1<<f) == 0 {
+				c.report(checkNoReset, p.instr.Pos(), nil, "%s goes back to the pool with field %s, which %s sets on an object it gets from the pool and other users do not set, never cleared: %s clears other fields but not this one, so the next user sees this one's value; clear it before the Put",
+					c.objName(p), st.Field(f).Name(), by, displayName(fn))
+				return
+			}
+		}
+		return
+	}
+	if len(reset.Params) == 0 {
 		return
 	}
 	resetWrites := c.paramFieldUse(reset, 0, 0).may
@@ -952,7 +970,6 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 	// which fields set by setters are per use; one that hands the object
 	// to another reset (resetSkipHeader) is not followed there.
 	bySetters := bits.OnesCount64(uint64(resetWrites)) >= 2 && !delegatesReset(reset)
-	tn := n.Origin().Obj()
 	for _, k := range []struct {
 		fields map[int]string
 		on     bool
@@ -1081,6 +1098,73 @@ func (c *checker) setFields(tn *types.TypeName, reset *ssa.Function) map[int]str
 		}
 	}
 	return set
+}
+
+// getFlags returns the scalar fields of the struct type tn that some
+// function sets to a constant other than zero on an object it just got from
+// a pool (child.skipClose = true), that is not set on what another Get
+// returns, and that some function reads, with the name of a function that
+// sets each: per-use state that only some users set.
+func (c *checker) getFlags(tn *types.TypeName) map[int]string {
+	set := map[int]string{}
+	read := map[int]bool{}
+	got := map[ssa.Value]fieldSet{} // per object got from a pool: the fields set on it
+	isTN := func(t types.Type) bool {
+		n, ok := types.Unalias(derefType(t)).(*types.Named)
+		return ok && n.Origin().Obj() == tn
+	}
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch x := instr.(type) {
+				case *ssa.UnOp:
+					if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL && isTN(fa.X.Type()) {
+						read[fa.Field] = true
+					}
+				case *ssa.TypeAssert:
+					if isTN(x.AssertedType) && c.isGetCall(x.X) {
+						got[x] |= 0
+					}
+				case *ssa.Store:
+					fa, ok := x.Addr.(*ssa.FieldAddr)
+					if !ok || fa.Field >= 64 || !isTN(fa.X.Type()) || !c.isGetCall(fa.X) {
+						continue
+					}
+					got[fa.X] |= 1 << fa.Field
+					_, basic := x.Val.Type().Underlying().(*types.Basic)
+					if _, k := x.Val.(*ssa.Const); basic && k && !isZeroConst(x.Val) {
+						if _, seen := set[fa.Field]; !seen {
+							set[fa.Field] = displayName(fn)
+						}
+					}
+				}
+			}
+		}
+	}
+	for f := range set {
+		unset := false
+		for _, fields := range got {
+			unset = unset || fields&(1<<f) == 0
+		}
+		if !read[f] || !unset {
+			delete(set, f)
+		}
+	}
+	return set
+}
+
+// isGetCall reports whether v is what a Get of a pool returned (through a
+// type assertion).
+func (c *checker) isGetCall(v ssa.Value) bool {
+	if ta, ok := v.(*ssa.TypeAssert); ok {
+		v = ta.X
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	ce, ok := c.calleeOf(&call.Call)
+	return ok && (ce.prim != nil && ce.prim.role == roleGet || ce.sum != nil && ce.sum.gets)
 }
 
 // stickyErrors returns the error fields of the struct type tn that a
