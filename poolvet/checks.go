@@ -41,6 +41,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 		c.checkStalePut(fn, &puts[i], gets)
 		c.checkRetainPut(fn, &puts[i])
 		c.checkForgottenAppend(fn, &puts[i])
+		c.checkSharedElems(&puts[i])
 	}
 	for _, p := range puts {
 		c.checkNonPointer(p)

@@ -299,3 +299,88 @@ func hasMethod(t types.Type, name string) bool {
 	_, ok := obj.(*types.Func)
 	return ok
 }
+
+// elemField returns, for a load of an element of a slice that is itself
+// loaded from a field (*(&(*x.f)[i])), the struct type and the field's
+// address, or nil.
+func elemField(v ssa.Value) (*types.TypeName, *ssa.FieldAddr) {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil, nil
+	}
+	ia, ok := ld.X.(*ssa.IndexAddr)
+	if !ok {
+		return nil, nil
+	}
+	return elemAddrField(ia)
+}
+
+// elemAddrField is elemField for the address of the element.
+func elemAddrField(ia *ssa.IndexAddr) (*types.TypeName, *ssa.FieldAddr) {
+	sl, ok := ia.X.(*ssa.UnOp)
+	if !ok || sl.Op != token.MUL {
+		return nil, nil
+	}
+	fa, ok := sl.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil, nil
+	}
+	n, ok := types.Unalias(derefType(fa.X.Type())).(*types.Named)
+	if !ok {
+		return nil, nil
+	}
+	return n.Origin().Obj(), fa
+}
+
+// checkSharedElems reports a Put, in a loop over the elements of a slice
+// field, of an element when some function of the package copies one element
+// of that field into another (c.columns[dst] = c.columns[src]): two
+// elements can then be the same object, and the loop puts it twice
+// (pingcap/tidb#29809: Chunk.MakeRef, then recycle).
+func (c *checker) checkSharedElems(p *putSite) {
+	if p.cond || p.field || p.key.cell || !inLoop(p.instr.Block()) {
+		return
+	}
+	tn, fa := elemField(p.key.v)
+	if tn == nil {
+		return
+	}
+	for _, fn := range c.funcs {
+		// copies: element-to-element stores within the field; resliced:
+		// fn stores the field itself.
+		var copies []*ssa.Store
+		resliced := false
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				if sf, ok := st.Addr.(*ssa.FieldAddr); ok && sf.Field == fa.Field && types.Identical(sf.X.Type(), fa.X.Type()) {
+					resliced = true
+				}
+				if tn2, fa2 := elemField(st.Val); tn2 != tn || fa2.Field != fa.Field {
+					continue
+				}
+				ia, ok := st.Addr.(*ssa.IndexAddr)
+				if !ok {
+					continue
+				}
+				// The destination: an element of the same field.
+				if tn2, fa2 := elemAddrField(ia); tn2 == tn && fa2.Field == fa.Field {
+					copies = append(copies, st)
+				}
+			}
+		}
+		// Two copies are a swap (s[i], s[j] = s[j], s[i]); a copy and a
+		// reslice, a removal (s[i] = s[n-1]; s = s[:n-1]): neither leaves
+		// two elements the same.
+		if len(copies) == 1 && !resliced {
+			st := copies[0]
+			c.report(checkDoublePut, p.instr.Pos(), nil,
+				"%s may be put twice: %s (line %d) copies one element of %s into another, so two elements can be the same object, and this loop puts every element; put each distinct object once",
+				c.objName(p), displayName(fn), c.line(st.Pos()), tn.Name()+"."+fieldName(fa))
+			return
+		}
+	}
+}
