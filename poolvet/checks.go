@@ -33,6 +33,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkCloseAgain(fn, puts)
 	c.checkKeptList(fn, puts)
 	c.checkCachedPut(puts)
+	c.checkFieldPutAgain(fn)
 	c.checkNoReset(fn, puts, gets)
 	if *enabled[checkNoReset] {
 		c.checkResetAcross(fn, puts, gets)

@@ -236,10 +236,15 @@ type summary struct {
 	// the call the receiver holds them (cortexproject/cortex#6808).
 	// In-package only.
 	retainsIn map[int]bool
+	// fieldPuts holds, by parameter, the field paths ("3.0" for
+	// p.group.presence) at which the function puts an object, each with
+	// whether it leaves the field holding the object (true) or stores
+	// into the field (false). In-package only.
+	fieldPuts map[int]map[string]bool
 }
 
 func (s *summary) empty() bool {
-	return s == nil || len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets && !s.aliases && len(s.handsOff) == 0 && len(s.keeps) == 0 && len(s.retainsIn) == 0
+	return s == nil || len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets && !s.aliases && len(s.handsOff) == 0 && len(s.keeps) == 0 && len(s.retainsIn) == 0 && len(s.fieldPuts) == 0
 }
 
 func (s *summary) equal(t *summary) bool {
@@ -250,7 +255,7 @@ func (s *summary) equal(t *summary) bool {
 		len(s.putParams) != len(t.putParams) || len(s.putFree) != len(t.putFree) || len(s.handsOff) != len(t.handsOff) {
 		return false
 	}
-	if !sameSet(s.handsOff, t.handsOff) || !sameSet(s.onSuccess, t.onSuccess) || !sameSet(s.keeps, t.keeps) || !sameSet(s.retainsIn, t.retainsIn) {
+	if !sameSet(s.handsOff, t.handsOff) || !sameSet(s.onSuccess, t.onSuccess) || !sameSet(s.keeps, t.keeps) || !sameSet(s.retainsIn, t.retainsIn) || !sameFieldPuts(s.fieldPuts, t.fieldPuts) {
 		return false
 	}
 	for k, v := range s.putParams {
@@ -942,6 +947,7 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 	elemPuts := map[int]bool{} // parameters whose elements a range loop puts, each iteration
 	for i := range puts {
 		p := &puts[i]
+		recordFieldPut(s, fn, p)
 		resets := p.resets || c.resetsObj(fn, p.key)
 		if prm := elemParam(p.key.v); prm != nil && !p.key.cell && !p.cond && everyIteration(p.instr.Block(), prm) && !storesElems(fn, prm) {
 			// for _, b := range mb { b.Release() }: a release of every
