@@ -73,6 +73,95 @@ func recordFieldPut(s *summary, fn *ssa.Function, p *putSite) {
 	}
 }
 
+// recordCalleeFieldPuts adds to s the field paths at which the calls of fn
+// put objects, per their callees' summaries, when the call is given a
+// parameter of fn or a field path of one (c.outboundBuffer.Release() puts
+// c's outboundBuffer.ringBuffer); kept unless fn stores into the field.
+func (c *checker) recordCalleeFieldPuts(s *summary, fn *ssa.Function) {
+	stored := map[fieldLoc]bool{}
+	type callPut struct {
+		at   fieldLoc
+		kept bool
+	}
+	var found []callPut
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok {
+				if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
+					base, path := fieldAddrChain(fa)
+					stored[fieldLoc{base, path}] = true
+				}
+			}
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if _, isGo := instr.(*ssa.Go); isGo {
+				continue
+			}
+			ce, ok := c.calleeOf(ci.Common())
+			if !ok || ce.sum == nil || ce.sum == s {
+				continue
+			}
+			for at, fp := range ce.sum.fieldPutsAt(callArgs(ci.Common())) {
+				found = append(found, callPut{at, fp.kept})
+			}
+		}
+	}
+	for _, f := range found {
+		prm, ok := f.at.base.(*ssa.Parameter)
+		if !ok {
+			continue
+		}
+		for i, q := range fn.Params {
+			if q != prm {
+				continue
+			}
+			if s.fieldPuts == nil {
+				s.fieldPuts = map[int]map[string]bool{}
+			}
+			if s.fieldPuts[i] == nil {
+				s.fieldPuts[i] = map[string]bool{}
+			}
+			s.fieldPuts[i][f.at.path] = s.fieldPuts[i][f.at.path] || f.kept && !stored[f.at]
+		}
+	}
+}
+
+// A fieldLoc is a field path from a value: s and "0.1" for s.group.presence.
+type fieldLoc struct {
+	base ssa.Value
+	path string
+}
+
+// A fieldPut is a Put that a call makes at a field path of an argument.
+type fieldPut struct {
+	kept bool   // the field still holds the object afterwards
+	arg  int    // the argument, receiver first
+	sub  string // the field path from that argument
+}
+
+// fieldPutsAt returns where a call given args puts objects per s.fieldPuts,
+// as field paths from the values the arguments are loaded from. Flag-guarded
+// Puts are left out (checkGuardedAgain follows those).
+func (s *summary) fieldPutsAt(args []ssa.Value) map[fieldLoc]fieldPut {
+	out := map[fieldLoc]fieldPut{}
+	for i, paths := range s.fieldPuts {
+		if i >= len(args) || s.putParams[i].guard > 0 {
+			continue
+		}
+		base, prefix := args[i], ""
+		if b, p, _ := fieldChain(args[i]); b != nil {
+			base, prefix = b, p+"."
+		}
+		for path, kept := range paths {
+			at := fieldLoc{base, prefix + path}
+			out[at] = fieldPut{kept: kept || out[at].kept, arg: i, sub: path}
+		}
+	}
+	return out
+}
+
 // sameFieldPuts reports whether two summaries' fieldPuts are equal.
 func sameFieldPuts(a, b map[int]map[string]bool) bool {
 	if len(a) != len(b) {
@@ -99,25 +188,19 @@ func sameFieldPuts(a, b map[int]map[string]bool) bool {
 // (grafana/mimir#11690: updateOneSidePresence, then Close). In-package
 // summaries only.
 func (c *checker) checkFieldPutAgain(fn *ssa.Function) {
-	type loc struct {
-		base ssa.Value
-		path string
-	}
 	type fieldCall struct {
 		instr ssa.CallInstruction
-		at    loc
-		kept  bool
-		arg   int    // the argument (receiver first) whose field is put
-		path  string // the field path from that argument
+		at    fieldLoc
+		fieldPut
 	}
 	var calls []fieldCall
-	stored := map[loc]bool{} // field paths fn stores into (x.buf = nil)
+	stored := map[fieldLoc]bool{} // field paths fn stores into (x.buf = nil)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if st, ok := instr.(*ssa.Store); ok {
 				if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
 					base, path := fieldAddrChain(fa)
-					stored[loc{base, path}] = true
+					stored[fieldLoc{base, path}] = true
 				}
 			}
 			ci, ok := instr.(ssa.CallInstruction)
@@ -132,18 +215,8 @@ func (c *checker) checkFieldPutAgain(fn *ssa.Function) {
 			if !ok || ce.sum == nil {
 				continue
 			}
-			args := callArgs(ci.Common())
-			for i, paths := range ce.sum.fieldPuts {
-				if i >= len(args) || ce.sum.putParams[i].guard > 0 {
-					continue // a Put guarded by a flag field: checkGuardedAgain
-				}
-				base, prefix := args[i], ""
-				if b, p, _ := fieldChain(args[i]); b != nil {
-					base, prefix = b, p+"."
-				}
-				for path, kept := range paths {
-					calls = append(calls, fieldCall{ci, loc{base, prefix + path}, kept, i, path})
-				}
+			for at, fp := range ce.sum.fieldPutsAt(callArgs(ci.Common())) {
+				calls = append(calls, fieldCall{ci, at, fp})
 			}
 		}
 	}
@@ -158,8 +231,8 @@ func (c *checker) checkFieldPutAgain(fn *ssa.Function) {
 			arg := callArgs(b.instr.Common())[b.arg]
 			name := c.objName(&putSite{instr: b.instr, param: b.arg, key: rootOf(arg), arg: arg})
 			c.report(checkDoublePut, b.instr.Pos(), nil,
-				"this call puts %s again: the call at line %d put it and left the field holding it, so a check for nil does not stop the second Put; clear the field where it is put",
-				fieldPathName(name, arg.Type(), b.path), c.line(a.instr.Pos()))
+				"this call puts %s again: the call at line %d already put it and left the field holding it, so two later Gets can return the same object; clear the field where it is put",
+				fieldPathName(name, arg.Type(), b.sub), c.line(a.instr.Pos()))
 			return
 		}
 	}

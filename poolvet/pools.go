@@ -1059,6 +1059,7 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 			}
 		}
 	}
+	c.recordCalleeFieldPuts(s, fn)
 	outcome := branchesOnOutcomes(fn)
 	for _, p := range puts {
 		if p.cond && !p.outcome {
