@@ -1103,12 +1103,15 @@ func (c *checker) setFields(tn *types.TypeName, reset *ssa.Function) map[int]str
 // getFlags returns the scalar fields of the struct type tn that some
 // function sets to a constant other than zero on an object it just got from
 // a pool (child.skipClose = true), that is not set on what another Get
-// returns, and that some function reads, with the name of a function that
-// sets each: per-use state that only some users set.
+// returns and set to zero after none, and that some function reads, with
+// the name of a function that sets each: per-use state that only some users
+// set. A field some user zeroes after Get is managed there
+// (go-playground/validator's hasExcludes).
 func (c *checker) getFlags(tn *types.TypeName) map[int]string {
 	set := map[int]string{}
 	read := map[int]bool{}
 	got := map[ssa.Value]fieldSet{} // per object got from a pool: the fields set on it
+	zeroed := fieldSet(0)           // fields some user sets to zero after Get: managed at Get
 	isTN := func(t types.Type) bool {
 		n, ok := types.Unalias(derefType(t)).(*types.Named)
 		return ok && n.Origin().Obj() == tn
@@ -1131,6 +1134,9 @@ func (c *checker) getFlags(tn *types.TypeName) map[int]string {
 						continue
 					}
 					got[fa.X] |= 1 << fa.Field
+					if isZeroConst(x.Val) {
+						zeroed |= 1 << fa.Field
+					}
 					_, basic := x.Val.Type().Underlying().(*types.Basic)
 					if _, k := x.Val.(*ssa.Const); basic && k && !isZeroConst(x.Val) {
 						if _, seen := set[fa.Field]; !seen {
@@ -1146,15 +1152,15 @@ func (c *checker) getFlags(tn *types.TypeName) map[int]string {
 		for _, fields := range got {
 			unset = unset || fields&(1<<f) == 0
 		}
-		if !read[f] || !unset {
+		if !read[f] || !unset || zeroed&(1<<f) != 0 {
 			delete(set, f)
 		}
 	}
 	return set
 }
 
-// isGetCall reports whether v is what a Get of a pool returned (through a
-// type assertion).
+// isGetCall reports whether v is what a pool's own Get returned (through a
+// type assertion); not a getter function, which may set fields itself.
 func (c *checker) isGetCall(v ssa.Value) bool {
 	if ta, ok := v.(*ssa.TypeAssert); ok {
 		v = ta.X
@@ -1164,7 +1170,7 @@ func (c *checker) isGetCall(v ssa.Value) bool {
 		return false
 	}
 	ce, ok := c.calleeOf(&call.Call)
-	return ok && (ce.prim != nil && ce.prim.role == roleGet || ce.sum != nil && ce.sum.gets)
+	return ok && ce.prim != nil && ce.prim.role == roleGet
 }
 
 // stickyErrors returns the error fields of the struct type tn that a

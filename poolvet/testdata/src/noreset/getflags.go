@@ -81,3 +81,45 @@ func releaseFrame(f *frame) {
 	f.extra = f.extra[:0]
 	framePool.Put(f)
 }
+
+type check struct {
+	fields   []int
+	tags     []int
+	excludes bool
+}
+
+var checkPool = sync.Pool{New: func() any { return new(check) }}
+
+// The users that read excludes set it after Get, true or false: silent.
+func (c *check) run() bool { return c.excludes && len(c.fields) > 0 }
+
+func releaseCheck(c *check) {
+	c.fields = c.fields[:0]
+	c.tags = c.tags[:0]
+	checkPool.Put(c)
+}
+
+func validateExcept(fields []int) bool {
+	c := checkPool.Get().(*check)
+	c.fields = append(c.fields, fields...)
+	c.excludes = true
+	ok := c.run()
+	releaseCheck(c)
+	return ok
+}
+
+func validatePartial(fields []int) bool {
+	c := checkPool.Get().(*check)
+	c.fields = append(c.fields, fields...)
+	c.excludes = false
+	ok := c.run()
+	releaseCheck(c)
+	return ok
+}
+
+func validateAll() int {
+	c := checkPool.Get().(*check)
+	n := len(c.tags)
+	releaseCheck(c)
+	return n
+}
