@@ -123,8 +123,23 @@ func (c *checker) recordCalleeFieldPuts(s *summary, fn *ssa.Function) {
 			if s.fieldPuts[i] == nil {
 				s.fieldPuts[i] = map[string]bool{}
 			}
-			s.fieldPuts[i][f.at.path] = s.fieldPuts[i][f.at.path] || f.kept && !stored[f.at]
+			s.fieldPuts[i][f.at.path] = s.fieldPuts[i][f.at.path] || f.kept && !storedAt(stored, f.at)
 		}
+	}
+}
+
+// storedAt reports whether stored holds at or a path that at extends: a
+// store into s.stream also drops what s.stream.rs held.
+func storedAt(stored map[fieldLoc]bool, at fieldLoc) bool {
+	for p := at.path; ; {
+		if stored[fieldLoc{at.base, p}] {
+			return true
+		}
+		i := strings.LastIndexByte(p, '.')
+		if i < 0 {
+			return false
+		}
+		p = p[:i]
 	}
 }
 
@@ -221,7 +236,7 @@ func (c *checker) checkFieldPutAgain(fn *ssa.Function) {
 		}
 	}
 	for _, a := range calls {
-		if !a.kept || stored[a.at] {
+		if !a.kept || storedAt(stored, a.at) {
 			continue
 		}
 		for _, b := range calls {

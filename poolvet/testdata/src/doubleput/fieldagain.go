@@ -56,7 +56,7 @@ func readAll(s *side, n int, stop bool) {
 		s.g.markRead(i)
 	}
 	if stop {
-		s.close() // want `this call puts s.g.seen again: the call at line 56 put it and left the field holding it`
+		s.close() // want `this call puts s.g.seen again: the call at line 56 already put it and left the field holding it`
 	}
 }
 
@@ -76,5 +76,14 @@ func readAllCallerClears(s *side, n int) {
 		s.g.markRead(i)
 	}
 	s.g.seen = nil
+	s.close()
+}
+
+// The caller drops the group that holds the flags: silent.
+func readAllDropsGroup(s *side, n int) {
+	for i := 0; i < n; i++ {
+		s.g.markRead(i)
+	}
+	s.g = &group{}
 	s.close()
 }
