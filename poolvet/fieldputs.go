@@ -240,7 +240,7 @@ func (c *checker) checkFieldPutAgain(fn *ssa.Function) {
 			continue
 		}
 		for _, b := range calls {
-			if b.instr == a.instr || b.at != a.at || !mayPrecede(a.instr, b.instr) {
+			if b.instr == a.instr || b.at != a.at || !reachesKeeping(a.instr, b.instr, a.at.base) {
 				continue
 			}
 			arg := callArgs(b.instr.Common())[b.arg]
@@ -266,4 +266,48 @@ func fieldPathName(name string, t types.Type, path string) string {
 		t = st.Field(i).Type()
 	}
 	return name
+}
+
+// reachesKeeping reports whether b can run after a with v still the value
+// it was at a: no path through v's definition in between (a loop that gets
+// a new request each iteration, net/http's conn.serve, makes a new w).
+func reachesKeeping(a, b ssa.Instruction, v ssa.Value) bool {
+	def, ok := v.(ssa.Instruction)
+	if !ok || def.Block() == nil {
+		return mayPrecede(a, b)
+	}
+	// index returns the position of x in its block.
+	index := func(x ssa.Instruction) int {
+		for i, y := range x.Block().Instrs {
+			if y == x {
+				return i
+			}
+		}
+		return -1
+	}
+	ia := index(a)
+	if a.Block() == b.Block() && ia < index(b) {
+		return def.Block() != a.Block() || index(def) < ia || index(def) > index(b)
+	}
+	if def.Block() == a.Block() && index(def) > ia {
+		return false
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	work := append([]*ssa.BasicBlock(nil), a.Block().Succs...)
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		if x == b.Block() && (def.Block() != x || index(def) > index(b)) {
+			return true
+		}
+		if x == def.Block() {
+			continue
+		}
+		work = append(work, x.Succs...)
+	}
+	return false
 }
