@@ -55,12 +55,16 @@ func recordFieldPut(s *summary, fn *ssa.Function, p *putSite) {
 		return
 	}
 	base, path, last := fieldChain(p.key.v)
-	prm, ok := base.(*ssa.Parameter)
-	if !ok {
-		return
+	if base != nil {
+		s.addFieldPut(fn, fieldLoc{base, path}, !storesTo(fn, last))
 	}
+}
+
+// addFieldPut notes in s a Put at a field path of a value, if that value
+// is a parameter of fn.
+func (s *summary) addFieldPut(fn *ssa.Function, at fieldLoc, kept bool) {
 	for i, q := range fn.Params {
-		if q != prm {
+		if q != at.base {
 			continue
 		}
 		if s.fieldPuts == nil {
@@ -69,7 +73,7 @@ func recordFieldPut(s *summary, fn *ssa.Function, p *putSite) {
 		if s.fieldPuts[i] == nil {
 			s.fieldPuts[i] = map[string]bool{}
 		}
-		s.fieldPuts[i][path] = s.fieldPuts[i][path] || !storesTo(fn, last)
+		s.fieldPuts[i][at.path] = s.fieldPuts[i][at.path] || kept
 	}
 }
 
@@ -109,22 +113,7 @@ func (c *checker) recordCalleeFieldPuts(s *summary, fn *ssa.Function) {
 		}
 	}
 	for _, f := range found {
-		prm, ok := f.at.base.(*ssa.Parameter)
-		if !ok {
-			continue
-		}
-		for i, q := range fn.Params {
-			if q != prm {
-				continue
-			}
-			if s.fieldPuts == nil {
-				s.fieldPuts = map[int]map[string]bool{}
-			}
-			if s.fieldPuts[i] == nil {
-				s.fieldPuts[i] = map[string]bool{}
-			}
-			s.fieldPuts[i][f.at.path] = s.fieldPuts[i][f.at.path] || f.kept && !storedAt(stored, f.at)
-		}
+		s.addFieldPut(fn, f.at, f.kept && !storedAt(stored, f.at))
 	}
 }
 
