@@ -1298,13 +1298,16 @@ func bufferFieldCall(call *ssa.Call) (*ssa.FieldAddr, string, bool) {
 		return fa, true
 	}
 	com := &call.Call
+	args := com.Args
 	if callee := com.StaticCallee(); callee != nil && callee.Signature.Recv() != nil && len(com.Args) > 0 {
 		if fa, ok := fieldOf(com.Args[0]); ok && isNamed(derefType(callee.Signature.Recv().Type()), "bytes", "Buffer") {
 			return fa, callee.Name(), true
 		}
-		return nil, "", false
+		// Another method given the buffer as an io.Writer:
+		// zw.Reset(&x.buf) makes it zw's output (k0sproject/rig#350).
+		args = args[1:]
 	}
-	for _, a := range com.Args {
+	for _, a := range args {
 		if mi, ok := a.(*ssa.MakeInterface); ok {
 			if fa, ok := fieldOf(mi.X); ok {
 				return fa, "(io.Writer)", true
