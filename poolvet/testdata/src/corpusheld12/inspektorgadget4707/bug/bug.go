@@ -5,8 +5,10 @@
 // returned the buffer's bytes. Two gadget runners marshalling in parallel got
 // the same state back from the pool and overwrote each other's output.
 //
-// Check: useafterput (alias returned past a deferred Put: the slice comes
-// from a method promoted from the embedded buffer of the pooled struct).
+// Check: useafterput (alias returned past a deferred, size-guarded Put: the
+// slice comes from a method promoted from the embedded buffer of the pooled
+// struct). The project's Put had no size guard; it is added here so that
+// the case only exercises useafterput.
 package bug
 
 import (
@@ -19,6 +21,8 @@ type encodeState struct {
 	bytes.Buffer
 	scratch [64]byte
 }
+
+const maxPooledState = 64 << 10
 
 var bufpool = sync.Pool{New: func() any { return new(encodeState) }}
 
@@ -47,7 +51,12 @@ func NewFormatter() *Formatter {
 func (f *Formatter) Marshal(r *Record) []byte {
 	e := bufpool.Get().(*encodeState)
 	e.Reset()
-	defer bufpool.Put(e)
+	defer func() {
+		if e.Cap() <= maxPooledState {
+			e.Reset()
+			bufpool.Put(e)
+		}
+	}()
 	for _, w := range f.writers {
 		w(e, r)
 	}
