@@ -854,6 +854,16 @@ func (c *checker) sizedOnGet(addr ssa.Value) bool {
 	}
 	if c.sized == nil {
 		c.sized = map[any]bool{}
+		// A New hook set to a closure that makes slices of a captured
+		// size: each caller re-points it at the size it wants
+		// (gostor/gotgt#85).
+		for g, hooks := range c.hooks {
+			for _, v := range hooks["New"] {
+				if makesCapturedSize(v) {
+					c.sized[g] = true
+				}
+			}
+		}
 		for _, fn := range c.funcs {
 			_, gets := c.sites(fn)
 			for _, g := range gets {
@@ -867,13 +877,72 @@ func (c *checker) sizedOnGet(addr ssa.Value) bool {
 				key := objKey{g.call, false}
 				// Growth by append is reported where the append's buffer
 				// is put; a size chosen at Get is seen only by the Put.
-				if storesVarMake(fn, c.aliasesOf(fn, key, true)) {
+				// So is a getter that makes the caller's size when the
+				// pool is empty (prometheus/prometheus#7555).
+				if storesVarMake(fn, c.aliasesOf(fn, key, true)) || returnsMake(fn, notConst) {
 					c.sized[gid] = true
 				}
 			}
 		}
 	}
 	return c.sized[id]
+}
+
+// makesCapturedSize reports whether v is a closure that returns a slice
+// made with a length or capacity taken from a captured variable.
+func makesCapturedSize(v ssa.Value) bool {
+	mc, ok := v.(*ssa.MakeClosure)
+	if !ok {
+		return false
+	}
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return false
+	}
+	return returnsMake(fn, func(x ssa.Value) bool {
+		for {
+			switch y := x.(type) {
+			case *ssa.FreeVar:
+				return true
+			case *ssa.UnOp:
+				x = y.X
+			case *ssa.Convert:
+				x = y.X
+			default:
+				return false
+			}
+		}
+	})
+}
+
+// returnsMake reports whether fn returns a slice made with a length or
+// capacity for which sized holds.
+func returnsMake(fn *ssa.Function, sized func(ssa.Value) bool) bool {
+	for _, b := range fn.Blocks {
+		if ret, ok := lastInstr(b).(*ssa.Return); ok {
+			for _, r := range ret.Results {
+				if mi, ok := r.(*ssa.MakeInterface); ok {
+					r = mi.X
+				}
+				if a, ok := r.(*ssa.Alloc); ok {
+					r = onlyStored(a) // &s for s := make([]T, 0, n)
+				}
+				if sl, ok := r.(*ssa.Slice); ok {
+					r = sl.X
+				}
+				if ms, ok := r.(*ssa.MakeSlice); ok && (sized(ms.Len) || sized(ms.Cap)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// notConst reports whether v is not a constant.
+func notConst(v ssa.Value) bool {
+	_, ok := v.(*ssa.Const)
+	return !ok
 }
 
 // storesVarMake reports whether fn stores into one of the aliases al a
@@ -1082,7 +1151,10 @@ func (c *checker) checkUnbounded(fn *ssa.Function, p putSite) {
 	if isNil(arg) {
 		return
 	}
-	if !growable(t) {
+	_, slice := t.Underlying().(*types.Slice)
+	if !growable(t) && !(slice && c.sizedOnGet(p.args[0])) {
+		// Slices of other elements count when the pool's users size
+		// them (a getter that makes the caller's size on a miss).
 		if field, method, ok := c.growingField(t); ok && !c.putGuarded(fn, &p) {
 			c.report(checkUnbounded, p.instr.Pos(), nil,
 				"%s (%s) is put into the pool without a capacity check, and its field %s grows without bound (%s): one huge buffer stays pinned in the pool (golang/go#23199); drop objects whose %s is above a bound",
