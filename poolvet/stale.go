@@ -864,15 +864,27 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) bool {
 		}
 	}
 	truncated, cleared := false, false
+	elemOf := func(v ssa.Value) bool { // an element of the pooled slice
+		ia, ok := v.(*ssa.IndexAddr)
+		if !ok {
+			return false
+		}
+		ld, ok := ia.X.(*ssa.UnOp)
+		return ok && ld.Op == token.MUL && al[ld.X]
+	}
+	zeroedFields := fieldSet(0) // fields set to zero in every element, one by one
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
 			case *ssa.Store:
-				if ia, ok := x.Addr.(*ssa.IndexAddr); ok && isZeroConst(x.Val) {
-					// for i := range *p { (*p)[i] = T{} }: cleared one by one.
-					if ld, ok := ia.X.(*ssa.UnOp); ok && ld.Op == token.MUL && al[ld.X] && inLoop(x.Block()) {
-						cleared = true
-					}
+				// for i := range *p { (*p)[i] = T{} }: cleared one by one.
+				if isZeroConst(x.Val) && elemOf(x.Addr) && inLoop(x.Block()) {
+					cleared = true
+				}
+				// (*p)[i].ts = nil for each field that refers out
+				// (cortexproject/cortex#2008's fixed ReuseSlice).
+				if fa, ok := x.Addr.(*ssa.FieldAddr); ok && fa.Field < 64 && isZeroConst(x.Val) && elemOf(fa.X) && inLoop(x.Block()) {
+					zeroedFields |= 1 << fa.Field
 				}
 				s, ok := x.Val.(*ssa.Slice)
 				if !ok || !al[x.Addr] || s.Low != nil || s.Max != nil {
@@ -891,6 +903,16 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) bool {
 					if ld, ok := v.(*ssa.UnOp); ok && al[ld.X] {
 						cleared = true
 					}
+				}
+			}
+		}
+	}
+	if zeroedFields != 0 {
+		if st, ok := sl.Elem().Underlying().(*types.Struct); ok && st.NumFields() < 64 {
+			cleared = true
+			for i := range st.NumFields() {
+				if refersOut(st.Field(i).Type()) && zeroedFields&(1<<i) == 0 {
+					cleared = false
 				}
 			}
 		}

@@ -298,3 +298,44 @@ func hostLen(h []byte) int {
 	uriPool.Put(u)
 	return n
 }
+
+type seriesRef struct {
+	*series
+}
+
+type series struct{ labels []string }
+
+var seriesSlicePool = sync.Pool{New: func() any {
+	s := make([]seriesRef, 0, 100)
+	return &s
+}}
+
+// Each element's only reference is set to nil first: silent
+// (cortexproject/cortex#2008's fixed ReuseSlice).
+func reuseSeries(sp *[]seriesRef) {
+	s := *sp
+	for i := range s {
+		s[i].series = nil
+	}
+	*sp = s[:0]
+	seriesSlicePool.Put(sp)
+}
+
+type seriesPair struct {
+	a, b *series
+}
+
+var pairPool = sync.Pool{New: func() any {
+	s := make([]seriesPair, 0, 100)
+	return &s
+}}
+
+// One of the two references is left behind.
+func reusePairs(sp *[]seriesPair) {
+	s := *sp
+	for i := range s {
+		s[i].a = nil
+	}
+	*sp = s[:0]
+	pairPool.Put(sp) // want `sp goes back to the pool truncated but with its elements not cleared`
+}
