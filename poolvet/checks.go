@@ -34,6 +34,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkKeptList(fn, puts)
 	c.checkCachedPut(puts)
 	c.checkFieldPutAgain(fn)
+	c.checkKeptFieldUse(fn, puts)
 	c.checkNoReset(fn, puts, gets)
 	if *enabled[checkNoReset] {
 		c.checkResetAcross(fn, puts, gets)

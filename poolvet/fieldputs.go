@@ -300,3 +300,82 @@ func reachesKeeping(a, b ssa.Instruction, v ssa.Value) bool {
 	}
 	return false
 }
+
+// endsLifecycle reports whether a method's name says that it ends its
+// receiver's use (Close, Release, Free, finish...): calling it again is the
+// caller's mistake, not the method's.
+func endsLifecycle(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"close", "release", "free", "reset", "put", "recycle", "return", "finish", "done", "stop", "destroy", "dispose", "end", "flush", "discard", "clean", "teardown", "shutdown", "drop", "clear", "dealloc", "unref", "decref"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkKeptFieldUse reports, in a method that does not end its receiver's
+// use, a use of a receiver field that the method itself puts back later and
+// leaves in place: the next call uses an object the pool may have handed to
+// another user (dgraph-io/dgraph#9641: Read puts its decoder on io.EOF, and
+// a Read after EOF reads from it again).
+func (c *checker) checkKeptFieldUse(fn *ssa.Function, puts []putSite) {
+	if fn.Signature.Recv() == nil || len(fn.Params) == 0 || fn.Parent() != nil || endsLifecycle(fn.Name()) {
+		return
+	}
+	recv := fn.Params[0]
+	for i := range puts {
+		p := &puts[i]
+		if p.key.cell || p.field || !trackable(p) {
+			continue
+		}
+		ld, ok := p.key.v.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			continue
+		}
+		fa, ok := ld.X.(*ssa.FieldAddr)
+		if !ok || fa.X != recv || storesTo(fn, fa) || passesAfter(fn, p.instr, recv) {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				ci, ok := instr.(ssa.CallInstruction)
+				if !ok || instr == p.instr || !mayPrecede(instr, p.instr) {
+					continue
+				}
+				used := false
+				for _, a := range append([]ssa.Value{ci.Common().Value}, ci.Common().Args...) {
+					if u, ok := a.(*ssa.UnOp); ok && u.Op == token.MUL && sameLoc(u, ld) {
+						used = true
+					}
+				}
+				if !used {
+					continue
+				}
+				c.report(checkUseAfterPut, instr.Pos(), nil,
+					"%s is used here, but %s puts it back into the pool at line %d and leaves it in the field: the next call uses an object the pool may have handed to another user; clear the field after the Put",
+					c.objName(p), fn.Name(), c.line(p.instr.Pos()))
+				return
+			}
+		}
+	}
+}
+
+// passesAfter reports whether a call that can run after at is given v (a
+// method of the receiver that may store into the field: i.renew()).
+func passesAfter(fn *ssa.Function, at ssa.Instruction, v ssa.Value) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok || instr == at || !mayPrecede(at, instr) {
+				continue
+			}
+			for _, a := range ci.Common().Args {
+				if a == v {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
