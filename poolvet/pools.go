@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"maps"
 	"sort"
 	"strings"
 
@@ -241,10 +242,14 @@ type summary struct {
 	// whether it leaves the field holding the object (true) or stores
 	// into the field (false). In-package only.
 	fieldPuts map[int]map[string]bool
+	// cleanup maps a result that is a closure putting the object to the
+	// result that shares its memory (return buf.Bytes(), cleanup, nil).
+	// In-package only.
+	cleanup map[int]int
 }
 
 func (s *summary) empty() bool {
-	return s == nil || len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets && !s.aliases && len(s.handsOff) == 0 && len(s.keeps) == 0 && len(s.retainsIn) == 0 && len(s.fieldPuts) == 0
+	return s == nil || len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets && !s.aliases && len(s.handsOff) == 0 && len(s.keeps) == 0 && len(s.retainsIn) == 0 && len(s.fieldPuts) == 0 && len(s.cleanup) == 0
 }
 
 func (s *summary) equal(t *summary) bool {
@@ -255,7 +260,7 @@ func (s *summary) equal(t *summary) bool {
 		len(s.putParams) != len(t.putParams) || len(s.putFree) != len(t.putFree) || len(s.handsOff) != len(t.handsOff) {
 		return false
 	}
-	if !sameSet(s.handsOff, t.handsOff) || !sameSet(s.onSuccess, t.onSuccess) || !sameSet(s.keeps, t.keeps) || !sameSet(s.retainsIn, t.retainsIn) || !sameFieldPuts(s.fieldPuts, t.fieldPuts) {
+	if !sameSet(s.handsOff, t.handsOff) || !sameSet(s.onSuccess, t.onSuccess) || !sameSet(s.keeps, t.keeps) || !sameSet(s.retainsIn, t.retainsIn) || !sameFieldPuts(s.fieldPuts, t.fieldPuts) || !maps.Equal(s.cleanup, t.cleanup) {
 		return false
 	}
 	for k, v := range s.putParams {
@@ -473,6 +478,11 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 						puts = append(puts, putSite{instr: ci, args: callArgs(com), key: key, arg: b, deferred: deferred, resets: fp.resets, cond: fp.cond || cond, field: fp.field, param: -1})
 					}
 				}
+				continue
+			}
+			if obj := c.cleanupPut(com); obj != nil {
+				// defer cleanup() for body, cleanup := ReadAll(r).
+				puts = append(puts, putSite{instr: ci, key: objKey{obj, false}, arg: obj, deferred: deferred, param: -1})
 				continue
 			}
 			ce, ok := c.calleeOf(com)
@@ -1060,6 +1070,7 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 		}
 	}
 	c.recordCalleeFieldPuts(s, fn)
+	c.recordCleanups(s, fn)
 	outcome := branchesOnOutcomes(fn)
 	for _, p := range puts {
 		if p.cond && !p.outcome {
