@@ -23,6 +23,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	if *enabled[checkNoReset] {
 		c.checkStaleElems(fn, puts) // a Reset method has no Put of its own
 	}
+	c.checkPutInto(fn) // the Put is in a callee
 	if len(puts) == 0 && len(gets) == 0 {
 		return
 	}

@@ -246,10 +246,14 @@ type summary struct {
 	// result that shares its memory (return buf.Bytes(), cleanup, nil).
 	// In-package only.
 	cleanup map[int]int
+	// putsInto holds the parameters into whose fields the function
+	// stores memory of an object it puts before returning. In-package
+	// only.
+	putsInto map[int]bool
 }
 
 func (s *summary) empty() bool {
-	return s == nil || len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets && !s.aliases && len(s.handsOff) == 0 && len(s.keeps) == 0 && len(s.retainsIn) == 0 && len(s.fieldPuts) == 0 && len(s.cleanup) == 0
+	return s == nil || len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets && !s.aliases && len(s.handsOff) == 0 && len(s.keeps) == 0 && len(s.retainsIn) == 0 && len(s.fieldPuts) == 0 && len(s.cleanup) == 0 && len(s.putsInto) == 0
 }
 
 func (s *summary) equal(t *summary) bool {
@@ -260,7 +264,7 @@ func (s *summary) equal(t *summary) bool {
 		len(s.putParams) != len(t.putParams) || len(s.putFree) != len(t.putFree) || len(s.handsOff) != len(t.handsOff) {
 		return false
 	}
-	if !sameSet(s.handsOff, t.handsOff) || !sameSet(s.onSuccess, t.onSuccess) || !sameSet(s.keeps, t.keeps) || !sameSet(s.retainsIn, t.retainsIn) || !sameFieldPuts(s.fieldPuts, t.fieldPuts) || !maps.Equal(s.cleanup, t.cleanup) {
+	if !sameSet(s.handsOff, t.handsOff) || !sameSet(s.onSuccess, t.onSuccess) || !sameSet(s.keeps, t.keeps) || !sameSet(s.retainsIn, t.retainsIn) || !sameFieldPuts(s.fieldPuts, t.fieldPuts) || !maps.Equal(s.cleanup, t.cleanup) || !sameSet(s.putsInto, t.putsInto) {
 		return false
 	}
 	for k, v := range s.putParams {
@@ -1071,6 +1075,7 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 	}
 	c.recordCalleeFieldPuts(s, fn)
 	c.recordCleanups(s, fn)
+	c.recordPutsInto(s, fn, puts)
 	outcome := branchesOnOutcomes(fn)
 	for _, p := range puts {
 		if p.cond && !p.outcome {
