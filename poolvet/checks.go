@@ -24,6 +24,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 		c.checkStaleElems(fn, puts) // a Reset method has no Put of its own
 	}
 	c.checkPutInto(fn) // the Put is in a callee
+	c.checkElemsUsed(fn)
 	if len(puts) == 0 && len(gets) == 0 {
 		return
 	}

@@ -57,6 +57,14 @@ func recordFieldPut(s *summary, fn *ssa.Function, p *putSite) {
 	base, path, last := fieldChain(p.key.v)
 	if base != nil {
 		s.addFieldPut(fn, fieldLoc{base, path}, !storesTo(fn, last))
+		return
+	}
+	// for _, a := range b.actions { put(a) }: every element of a field,
+	// path "f[]", kept unless the function stores into the field
+	// (globalsign/mgo#199).
+	if _, fa := elemField(p.key.v); fa != nil && !p.cond && inLoop(p.instr.Block()) {
+		base, path := fieldAddrChain(fa)
+		s.addFieldPut(fn, fieldLoc{base, path + "[]"}, !storesTo(fn, fa))
 	}
 }
 
@@ -378,4 +386,73 @@ func passesAfter(fn *ssa.Function, at ssa.Instruction, v ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// checkElemsUsed reports a call given a value whose slice field's elements
+// an earlier call put back and left in place (b.Run() puts every b.actions
+// element), when the callee reads that field: it finds put objects there
+// (globalsign/mgo#199: Insert after Run appends to a put action).
+func (c *checker) checkElemsUsed(fn *ssa.Function) {
+	type elemCall struct {
+		instr ssa.CallInstruction
+		at    fieldLoc
+		field int
+		name  string
+	}
+	var puts []elemCall
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			ci, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			ce, ok := c.calleeOf(&ci.Call)
+			if !ok || ce.sum == nil {
+				continue
+			}
+			for at, fp := range ce.sum.fieldPutsAt(callArgs(&ci.Call)) {
+				f, ok := strings.CutSuffix(fp.sub, "[]")
+				if !ok || !fp.kept || strings.Contains(f, ".") || at.path != fp.sub {
+					continue // one field of the argument itself
+				}
+				i, _ := strconv.Atoi(f)
+				name := "the callee"
+				if g := ci.Call.StaticCallee(); g != nil {
+					name = g.Name()
+				}
+				puts = append(puts, elemCall{ci, at, i, name})
+			}
+		}
+	}
+	for _, p := range puts {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				ci, ok := instr.(*ssa.Call)
+				if !ok || ssa.CallInstruction(ci) == p.instr || !reachesKeeping(p.instr, ci, p.at.base) {
+					continue
+				}
+				g := ci.Call.StaticCallee()
+				if g == nil || len(g.Blocks) == 0 {
+					continue
+				}
+				for j, a := range callArgs(&ci.Call) {
+					if a != p.at.base || j >= len(g.Params) || p.field >= 64 {
+						continue
+					}
+					if c.paramFieldUse(g, j, 1).reads&(1<<p.field) == 0 {
+						continue
+					}
+					st, _ := derefStruct(a.Type())
+					field := "a field"
+					if st != nil && p.field < st.NumFields() {
+						field = st.Field(p.field).Name()
+					}
+					c.report(checkUseAfterPut, ci.Pos(), nil,
+						"%s reads %s, whose elements %s (line %d) put back into the pool and left there: it works on objects another user may own; clear the slice where its elements are put",
+						g.Name(), field, p.name, c.line(p.instr.Pos()))
+					return
+				}
+			}
+		}
+	}
 }

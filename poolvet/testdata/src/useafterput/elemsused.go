@@ -1,0 +1,48 @@
+package useafterput
+
+import "sync"
+
+type op struct{ docs [][]byte }
+
+var opPool = sync.Pool{New: func() any { return new(op) }}
+
+type batch struct{ ops []*op }
+
+func (b *batch) add(doc []byte) {
+	if len(b.ops) == 0 {
+		b.ops = append(b.ops, opPool.Get().(*op))
+	}
+	last := b.ops[len(b.ops)-1]
+	last.docs = append(last.docs, doc)
+}
+
+// run puts every op back but leaves them in b.ops.
+func (b *batch) run() {
+	for _, o := range b.ops {
+		o.docs = o.docs[:0]
+		opPool.Put(o)
+	}
+}
+
+// The second add appends to a put op (globalsign/mgo#199).
+func addTwice(b *batch, x, y []byte) {
+	b.add(x)
+	b.run()
+	b.add(y) // want `add reads ops, whose elements run \(line 30\) put back into the pool and left there`
+}
+
+// runClearing forgets the ops it puts.
+func (b *batch) runClearing() {
+	for _, o := range b.ops {
+		o.docs = o.docs[:0]
+		opPool.Put(o)
+	}
+	b.ops = b.ops[:0]
+}
+
+// Silent: the slice is cleared.
+func addTwiceClearing(b *batch, x, y []byte) {
+	b.add(x)
+	b.runClearing()
+	b.add(y)
+}
