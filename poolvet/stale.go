@@ -986,12 +986,14 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 	if len(reset.Params) == 0 {
 		return
 	}
-	resetWrites := c.paramFieldUse(reset, 0, 0).may
+	// What Reset writes, through every function of the package it hands
+	// its receiver to (Reset -> resetSkipHeader -> resetBody ->
+	// removeFiles in fasthttp), beyond the depth paramFieldUse follows.
+	resetWrites := c.paramFieldUse(reset, 0, 0).may | recvWrites(reset, 0, map[*ssa.Function]bool{})
 	written |= resetWrites
 	// Only a Reset that clears field by field (two fields or more) says
-	// which fields set by setters are per use; one that hands the object
-	// to another reset (resetSkipHeader) is not followed there.
-	bySetters := bits.OnesCount64(uint64(resetWrites)) >= 2 && !delegatesReset(reset)
+	// which fields set by setters are per use.
+	bySetters := bits.OnesCount64(uint64(resetWrites)) >= 2
 	for _, k := range []struct {
 		fields map[int]string
 		on     bool
@@ -1016,6 +1018,42 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 	}
 }
 
+// recvWrites returns the fields of parameter i of fn that fn stores into,
+// or that a function of the same package it passes the parameter to does,
+// at any depth.
+func recvWrites(fn *ssa.Function, i int, seen map[*ssa.Function]bool) fieldSet {
+	if seen[fn] || i >= len(fn.Params) {
+		return 0
+	}
+	seen[fn] = true
+	prm := fn.Params[i]
+	var out fieldSet
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Store:
+				if fa, ok := x.Addr.(*ssa.FieldAddr); ok && fa.X == prm && fa.Field < 64 {
+					out |= 1 << fa.Field
+				}
+			case ssa.CallInstruction:
+				g := x.Common().StaticCallee()
+				if g == nil {
+					continue
+				}
+				for j, a := range callArgs(x.Common()) {
+					if fa, ok := a.(*ssa.FieldAddr); ok && j == 0 && fa.X == prm && fa.Field < 64 && isResetName(g.Name()) {
+						out |= 1 << fa.Field // req.uri.Reset()
+					}
+					if a == prm && g.Pkg == fn.Pkg {
+						out |= recvWrites(g, j, seen)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
 // resetCalls returns the calls in fn of functions named like a reset
 // (isResetName), other than fn itself.
 func resetCalls(fn *ssa.Function) []*ssa.CallCommon {
@@ -1031,18 +1069,6 @@ func resetCalls(fn *ssa.Function) []*ssa.CallCommon {
 		}
 	}
 	return out
-}
-
-// delegatesReset reports whether fn passes its receiver to another
-// function named like a reset (r.resetSkipHeader(); r.header.Reset() is
-// not one: a field is passed).
-func delegatesReset(fn *ssa.Function) bool {
-	for _, com := range resetCalls(fn) {
-		if com.Args[0] == fn.Params[0] {
-			return true
-		}
-	}
-	return false
 }
 
 // resetsFieldObject reports whether fn calls a reset-named method on what

@@ -174,3 +174,32 @@ func serveEcho(w http.ResponseWriter, h func(*echoCtx)) {
 	h(c)
 	echoCtxPool.Put(c)
 }
+
+// A Reset that hands its receiver on and resets sub-objects, but leaves a
+// flag a setter sets (cloudwego/hertz#164).
+type tlsReq struct {
+	uri       url
+	parsedURI bool
+	isTLS     bool
+}
+
+type url struct{ scheme, host string }
+
+func (u *url) Reset() { u.scheme, u.host = "", "" }
+
+func (r *tlsReq) resetSkipHeader() { r.uri.Reset(); r.parsedURI = false }
+func (r *tlsReq) Reset()           { r.resetSkipHeader() }
+func (r *tlsReq) SetIsTLS(v bool)  { r.isTLS = v }
+func (r *tlsReq) Scheme() string {
+	if r.isTLS {
+		return "https"
+	}
+	return r.uri.scheme
+}
+
+var tlsReqPool = sync.Pool{New: func() any { return new(tlsReq) }}
+
+func releaseTLSReq(r *tlsReq) {
+	r.Reset()
+	tlsReqPool.Put(r) // want `r goes back to the pool with field isTLS, which SetIsTLS sets, never cleared`
+}
