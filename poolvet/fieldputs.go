@@ -56,7 +56,7 @@ func recordFieldPut(s *summary, fn *ssa.Function, p *putSite) {
 	}
 	base, path, last := fieldChain(p.key.v)
 	if base != nil {
-		s.addFieldPut(fn, fieldLoc{base, path}, !storesTo(fn, last))
+		s.addFieldPut(fn, fieldLoc{base, path}, !storesAfter(fn, last, p.instr))
 		return
 	}
 	// for _, a := range b.actions { put(a) }: every element of a field,
@@ -64,7 +64,7 @@ func recordFieldPut(s *summary, fn *ssa.Function, p *putSite) {
 	// (globalsign/mgo#199).
 	if _, fa := elemField(p.key.v); fa != nil && !p.cond && inLoop(p.instr.Block()) {
 		base, path := fieldAddrChain(fa)
-		s.addFieldPut(fn, fieldLoc{base, path + "[]"}, !storesTo(fn, fa))
+		s.addFieldPut(fn, fieldLoc{base, path + "[]"}, !storesAfter(fn, fa, p.instr))
 	}
 }
 
@@ -236,6 +236,9 @@ func (c *checker) checkFieldPutAgain(fn *ssa.Function) {
 		if !a.kept || storedAt(stored, a.at) {
 			continue
 		}
+		if call, ok := a.instr.(*ssa.Call); ok && saysWhetherPut(call) {
+			continue
+		}
 		for _, b := range calls {
 			if b.instr == a.instr || b.at != a.at || !reachesKeeping(a.instr, b.instr, a.at.base) {
 				continue
@@ -393,11 +396,12 @@ func passesAfter(fn *ssa.Function, at ssa.Instruction, v ssa.Value) bool {
 // element), when the callee reads that field: it finds put objects there
 // (globalsign/mgo#199: Insert after Run appends to a put action).
 func (c *checker) checkElemsUsed(fn *ssa.Function) {
-	type elemCall struct {
+	type elemCall struct { // a call that puts what a field holds, or its elements
 		instr ssa.CallInstruction
 		at    fieldLoc
 		field int
 		name  string
+		elems bool // the field's elements were put, not what it holds
 	}
 	var puts []elemCall
 	for _, b := range fn.Blocks {
@@ -407,12 +411,12 @@ func (c *checker) checkElemsUsed(fn *ssa.Function) {
 				continue
 			}
 			ce, ok := c.calleeOf(&ci.Call)
-			if !ok || ce.sum == nil {
+			if !ok || ce.sum == nil || saysWhetherPut(ci) {
 				continue
 			}
 			for at, fp := range ce.sum.fieldPutsAt(callArgs(&ci.Call)) {
-				f, ok := strings.CutSuffix(fp.sub, "[]")
-				if !ok || !fp.kept || strings.Contains(f, ".") || at.path != fp.sub {
+				f, elems := strings.CutSuffix(fp.sub, "[]")
+				if !fp.kept || strings.Contains(f, ".") || at.path != fp.sub {
 					continue // one field of the argument itself
 				}
 				i, _ := strconv.Atoi(f)
@@ -420,7 +424,7 @@ func (c *checker) checkElemsUsed(fn *ssa.Function) {
 				if g := ci.Call.StaticCallee(); g != nil {
 					name = g.Name()
 				}
-				puts = append(puts, elemCall{ci, at, i, name})
+				puts = append(puts, elemCall{ci, at, i, name, elems})
 			}
 		}
 	}
@@ -442,17 +446,52 @@ func (c *checker) checkElemsUsed(fn *ssa.Function) {
 					if c.paramFieldUse(g, j, 1).reads&(1<<p.field) == 0 {
 						continue
 					}
+					if gs := c.sums[g]; gs != nil && len(gs.fieldPuts[j]) > 0 || gs != nil && gs.putParams[j] != (paramPut{}) {
+						continue // it puts again: a doubleput, reported as one
+					}
 					st, _ := derefStruct(a.Type())
 					field := "a field"
 					if st != nil && p.field < st.NumFields() {
 						field = st.Field(p.field).Name()
 					}
-					c.report(checkUseAfterPut, ci.Pos(), nil,
-						"%s reads %s, whose elements %s (line %d) put back into the pool and left there: it works on objects another user may own; clear the slice where its elements are put",
-						g.Name(), field, p.name, c.line(p.instr.Pos()))
+					format := "%s reads %s, which still holds what %s (line %d) put back into the pool: it works on an object another user may own; clear the field where it is put"
+					if p.elems {
+						format = "%s reads %s, whose elements %s (line %d) put back into the pool and left there: it works on objects another user may own; clear the slice where its elements are put"
+					}
+					c.report(checkUseAfterPut, ci.Pos(), nil, format, g.Name(), field, p.name, c.line(p.instr.Pos()))
 					return
 				}
 			}
 		}
 	}
+}
+
+// storesAfter reports whether fn stores into the field at fa (another
+// address of the same field counts) where that can run after at: a store
+// before the Put (r.buf = acquire(); ...; put(r.buf)) leaves the field
+// holding the put object. A deferred Put runs last.
+func storesAfter(fn *ssa.Function, fa *ssa.FieldAddr, at ssa.Instruction) bool {
+	if _, deferred := at.(*ssa.Defer); deferred {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok {
+				if f, ok := st.Addr.(*ssa.FieldAddr); ok && f.Field == fa.Field && sameLoc(f.X, fa.X) && mayPrecede(at, st) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// saysWhetherPut reports whether a call returns a bool that the caller
+// uses: if !closeIfDone(r) { r.Close() } puts once, whichever way it goes.
+func saysWhetherPut(call *ssa.Call) bool {
+	if !isBool(call.Type()) {
+		return false
+	}
+	refs := call.Referrers()
+	return refs != nil && len(*refs) > 0
 }

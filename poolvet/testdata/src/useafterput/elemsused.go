@@ -46,3 +46,29 @@ func addTwiceClearing(b *batch, x, y []byte) {
 	b.runClearing()
 	b.add(y)
 }
+
+type curlReq struct {
+	body *op
+	url  string
+}
+
+// send fills a pooled op, puts it back, and leaves it in the field.
+func (r *curlReq) send() {
+	r.body = opPool.Get().(*op)
+	r.body.docs = append(r.body.docs[:0], []byte(r.url))
+	r.body.docs = r.body.docs[:0]
+	opPool.Put(r.body)
+}
+
+func (r *curlReq) curl() string {
+	if r.body != nil {
+		return "curl -d " + string(r.body.docs[0])
+	}
+	return "curl " + r.url
+}
+
+// The log line reads the put op (go-resty/resty#1202).
+func sendAndLog(r *curlReq) string {
+	r.send()
+	return r.curl() // want `curl reads body, which still holds what send \(line 72\) put back into the pool`
+}
