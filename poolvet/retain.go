@@ -98,8 +98,10 @@ func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 				continue
 			}
 			// f.ann of an embedded struct: the object's field is the
-			// outer one (f.FmtCtx), cockroachdb/cockroach#21306.
-			outer := outerField(fa)
+			// outer one (f.FmtCtx), cockroachdb/cockroach#21306; so is
+			// the field of a sub-object it points to (rctx.Option.Context,
+			// goccy/go-json#499).
+			outer := ownerField(fa)
 			if !c.flowsFrom(outer.X, get) {
 				continue
 			}
@@ -182,7 +184,7 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 					return // *obj = T{}
 				}
 				if fa, ok := x.Addr.(*ssa.FieldAddr); ok && !fromParam(x.Val) {
-					if outer := outerField(fa); al[outer.X] {
+					if outer := ownerField(fa); al[outer.X] {
 						detached[outer.Field] = true
 					}
 				}
@@ -270,6 +272,24 @@ func outerField(fa *ssa.FieldAddr) *ssa.FieldAddr {
 	return fa
 }
 
+// ownerField is outerField, going on through loads of pointer fields
+// (*(&rctx.Option)).Context gives rctx.Option.
+func ownerField(fa *ssa.FieldAddr) *ssa.FieldAddr {
+	for i := 0; i < 8; i++ {
+		fa = outerField(fa)
+		ld, ok := fa.X.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			break
+		}
+		x, ok := ld.X.(*ssa.FieldAddr)
+		if !ok {
+			break
+		}
+		fa = x
+	}
+	return fa
+}
+
 // clearedFields returns the fields of the object prm that fn stores
 // something into that is not one of its parameters (nil, a zero value).
 func clearedFields(fn *ssa.Function, prm *ssa.Parameter) map[int]bool {
@@ -280,7 +300,10 @@ func clearedFields(fn *ssa.Function, prm *ssa.Parameter) map[int]bool {
 			if !ok {
 				continue
 			}
-			if fa, ok := st.Addr.(*ssa.FieldAddr); ok && fa.X == prm && !fromParam(st.Val) {
+			if fa, ok := st.Addr.(*ssa.FieldAddr); ok && !fromParam(st.Val) {
+				if fa = ownerField(fa); fa.X != prm {
+					continue
+				}
 				out[fa.Field] = true
 			}
 		}

@@ -110,3 +110,45 @@ func (t *task) Recycle() { // want Recycle:`pool:put\(0\)`
 	t.zero()
 	taskPool.Put(t)
 }
+
+type encOption struct {
+	flag int
+	ctx  context.Context
+}
+
+type encState struct {
+	ptrs []uintptr
+	opt  *encOption
+}
+
+var encStatePool = sync.Pool{New: func() any { return &encState{opt: new(encOption)} }}
+
+// The context goes into a sub-object the pooled state points to
+// (goccy/go-json#499).
+func releaseEncState(s *encState) {
+	encStatePool.Put(s) // want `s goes back to the pool still holding the context in field ctx`
+}
+
+func marshalCtx(ctx context.Context, v any) int {
+	s := encStatePool.Get().(*encState)
+	s.opt.ctx = ctx
+	n := len(s.ptrs)
+	releaseEncState(s)
+	return n
+}
+
+var encStatePool2 = sync.Pool{New: func() any { return &encState{opt: new(encOption)} }}
+
+// Cleared through the sub-object: silent.
+func releaseEncState2(s *encState) {
+	s.opt.ctx = nil
+	encStatePool2.Put(s)
+}
+
+func marshalCtx2(ctx context.Context, v any) int {
+	s := encStatePool2.Get().(*encState)
+	s.opt.ctx = ctx
+	n := len(s.ptrs)
+	releaseEncState2(s)
+	return n
+}
