@@ -84,7 +84,10 @@ func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 		for _, instr := range b.Instrs {
 			if call, ok := instr.(*ssa.Call); ok {
 				com := &call.Call
-				if attachResets[calleeName(com)] && len(com.Args) == 2 && c.flowsFrom(com.Args[0], get) && fromCaller(com.Args[1]) {
+				// The caller's writer, or one whose memory fn returns
+				// (gw.Reset(res); ...; return res.Bytes(),
+				// xitongsys/parquet-go#188).
+				if attachResets[calleeName(com)] && len(com.Args) == 2 && c.flowsFrom(com.Args[0], get) && (fromCaller(com.Args[1]) || c.returnedBy(fn, com.Args[1])) {
 					out = append(out, attach{resetField, "the " + com.Args[1].Type().String() + " given to Reset", false, call.Pos()})
 				}
 				continue
@@ -109,6 +112,27 @@ func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 		}
 	}
 	return out
+}
+
+// returnedBy reports whether fn returns memory of the object v.
+func (c *checker) returnedBy(fn *ssa.Function, v ssa.Value) bool {
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		v = mi.X
+	}
+	if _, ok := v.(*ssa.Alloc); !ok {
+		return false // a fresh object: new(bytes.Buffer), &bytes.Buffer{}
+	}
+	al := c.aliasesOf(fn, objKey{v, false}, true)
+	for _, b := range fn.Blocks {
+		if ret, ok := lastInstr(b).(*ssa.Return); ok {
+			for _, r := range ret.Results {
+				if al[r] {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // fromParam reports whether v is a parameter of its function, possibly
@@ -205,7 +229,7 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 				// object lets go of what it wrapped; Reset(w) of the
 				// caller's w attaches it again.
 				if attachResets[calleeName(com)] && len(com.Args) == 2 && (partOf(com.Args[0], al) || sameLoc(com.Args[0], p.key.v)) {
-					if !fromParam(com.Args[1]) {
+					if !fromParam(com.Args[1]) && !c.returnedBy(fn, com.Args[1]) {
 						detached[resetField] = true
 					}
 					continue
@@ -252,7 +276,7 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 			return
 		}
 		c.report(checkNoReset, p.instr.Pos(), nil,
-			"%s goes back to the pool still holding, in %s, what a user was passed (set at %s): while it waits in the pool it keeps that memory alive, and the next user finds it there; clear the field before the Put",
+			"%s goes back to the pool still holding, in %s, what a user was passed or returned (set at %s): while it waits in the pool it keeps that memory alive, and the next user finds it there; clear the field before the Put",
 			c.objName(p), a.what, c.shortPos(a.pos))
 		return
 	}
