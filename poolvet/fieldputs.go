@@ -90,12 +90,26 @@ func (s *summary) addFieldPut(fn *ssa.Function, at fieldLoc, kept bool) {
 // parameter of fn or a field path of one (c.outboundBuffer.Release() puts
 // c's outboundBuffer.ringBuffer); kept unless fn stores into the field.
 func (c *checker) recordCalleeFieldPuts(s *summary, fn *ssa.Function) {
-	stored := map[fieldLoc]bool{}
-	type callPut struct {
-		at   fieldLoc
-		kept bool
+	stored, calls := c.fieldPutCalls(fn, true, s)
+	for _, f := range calls {
+		s.addFieldPut(fn, f.at, f.kept && !storedAt(stored, f.at))
 	}
-	var found []callPut
+}
+
+// A fieldCall is a call that puts an object at a field path of what it is
+// given, per its callee's summary.
+type fieldCall struct {
+	instr ssa.CallInstruction
+	at    fieldLoc
+	fieldPut
+}
+
+// fieldPutCalls returns the field paths fn stores into, and its calls that
+// put at field paths (deferred ones too when withDefer is set; never go
+// statements, nor calls whose summary is self, fn's own in progress).
+func (c *checker) fieldPutCalls(fn *ssa.Function, withDefer bool, self *summary) (map[fieldLoc]bool, []fieldCall) {
+	stored := map[fieldLoc]bool{}
+	var calls []fieldCall
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if st, ok := instr.(*ssa.Store); ok {
@@ -108,21 +122,24 @@ func (c *checker) recordCalleeFieldPuts(s *summary, fn *ssa.Function) {
 			if !ok {
 				continue
 			}
-			if _, isGo := instr.(*ssa.Go); isGo {
+			switch instr.(type) {
+			case *ssa.Go:
 				continue
+			case *ssa.Defer:
+				if !withDefer {
+					continue // runs at another time than its place says
+				}
 			}
 			ce, ok := c.calleeOf(ci.Common())
-			if !ok || ce.sum == nil || ce.sum == s {
+			if !ok || ce.sum == nil || ce.sum == self {
 				continue
 			}
 			for at, fp := range ce.sum.fieldPutsAt(callArgs(ci.Common())) {
-				found = append(found, callPut{at, fp.kept})
+				calls = append(calls, fieldCall{ci, at, fp})
 			}
 		}
 	}
-	for _, f := range found {
-		s.addFieldPut(fn, f.at, f.kept && !storedAt(stored, f.at))
-	}
+	return stored, calls
 }
 
 // storedAt reports whether stored holds at or a path that at extends: a
@@ -200,38 +217,7 @@ func sameFieldPuts(a, b map[int]map[string]bool) bool {
 // (grafana/mimir#11690: updateOneSidePresence, then Close). In-package
 // summaries only.
 func (c *checker) checkFieldPutAgain(fn *ssa.Function) {
-	type fieldCall struct {
-		instr ssa.CallInstruction
-		at    fieldLoc
-		fieldPut
-	}
-	var calls []fieldCall
-	stored := map[fieldLoc]bool{} // field paths fn stores into (x.buf = nil)
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if st, ok := instr.(*ssa.Store); ok {
-				if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
-					base, path := fieldAddrChain(fa)
-					stored[fieldLoc{base, path}] = true
-				}
-			}
-			ci, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			switch instr.(type) {
-			case *ssa.Go, *ssa.Defer:
-				continue // run at another time than their place says
-			}
-			ce, ok := c.calleeOf(ci.Common())
-			if !ok || ce.sum == nil {
-				continue
-			}
-			for at, fp := range ce.sum.fieldPutsAt(callArgs(ci.Common())) {
-				calls = append(calls, fieldCall{ci, at, fp})
-			}
-		}
-	}
+	stored, calls := c.fieldPutCalls(fn, false, nil)
 	for _, a := range calls {
 		if !a.kept || storedAt(stored, a.at) {
 			continue
