@@ -15,9 +15,9 @@ import (
 var quickStart = regexp.MustCompile("(?s)## Quick start\n.*?```go\n(.*?)```")
 
 // TestReadmeQuickStart checks the README's promise about its quick start:
-// it is gofmt-clean and compiles as pasted (into a file of package main of
-// a module that requires this one). An outside reader found its comments
-// misaligned for gofmt.
+// it is gofmt-clean, and as pasted into a file of a module that requires
+// this one it builds and runs. Outside readers found its comments
+// misaligned for gofmt, and later that it had no package clause.
 func TestReadmeQuickStart(t *testing.T) {
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
@@ -27,8 +27,10 @@ func TestReadmeQuickStart(t *testing.T) {
 	if m == nil {
 		t.Fatal("README.md has no go code block after \"## Quick start\"")
 	}
-	src := append([]byte("package main\n\n"), m[1]...)
-	src = append(src, "\nfunc main() {}\n"...)
+	src := m[1]
+	if !bytes.HasPrefix(src, []byte("package main\n")) {
+		t.Errorf("quick start does not start with a package clause: it does not compile as pasted")
+	}
 	if formatted, err := format.Source(src); err != nil {
 		t.Fatalf("quick start does not parse: %v", err)
 	} else if !bytes.Equal(formatted, src) {
@@ -61,5 +63,15 @@ func TestReadmeQuickStart(t *testing.T) {
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("go vet of the quick start: %v\n%s", err, out)
+	}
+	run := exec.Command(gotool, "run", ".")
+	run.Dir = dir
+	run.Env = cmd.Env
+	out, err := run.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go run of the quick start: %v\n%s", err, out)
+	}
+	if want := "hi\n{Gets:1 Misses:1 Puts:1 "; !bytes.HasPrefix(out, []byte(want)) {
+		t.Errorf("go run of the quick start printed %q; want it to start with %q", out, want)
 	}
 }
