@@ -71,12 +71,12 @@ type Options struct {
 //  4. stops the work, runs one GC cycle, and reads the live heap again:
 //     RetainedBytes is the difference.
 //
-// The allocation counts are exact: ReadMemStats stops the world (a few
-// microseconds, twice per phase) and flushes every P's allocation cache
-// first. runtime/metrics does not, and counts small allocations only when
-// a P refills its cache, which left allocs/op short by up to a span's
-// worth of objects per P (1.4% for 24-byte objects in a 20 ms phase on a
-// loaded machine).
+// The allocation counts are exact: ReadMemStats stops the world briefly
+// (twice per phase, outside the timed part) and flushes every P's
+// allocation cache first. runtime/metrics does not, and counts small
+// allocations only when a P refills its cache, which left allocs/op off by
+// up to a span's worth of objects per P (1.4% for 24-byte objects in a
+// 20 ms phase on a loaded machine).
 func Measure(w *Workload, s *Strategy, opt Options) Measurement {
 	if opt.Time <= 0 {
 		opt.Time = 200 * time.Millisecond

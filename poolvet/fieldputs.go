@@ -331,7 +331,9 @@ func (c *checker) checkKeptFieldUse(fn *ssa.Function, puts []putSite) {
 			continue
 		}
 		fa, ok := ld.X.(*ssa.FieldAddr)
-		if !ok || fa.X != recv || storesTo(fn, fa) || passesAfter(fn, p.instr, recv) {
+		// A call given the receiver after the Put (i.renew()) may store
+		// into the field.
+		if !ok || fa.X != recv || storesTo(fn, fa) || firstUseAfter(fn, p.instr, recv) != nil {
 			continue
 		}
 		for _, b := range fn.Blocks {
@@ -356,25 +358,6 @@ func (c *checker) checkKeptFieldUse(fn *ssa.Function, puts []putSite) {
 			}
 		}
 	}
-}
-
-// passesAfter reports whether a call that can run after at is given v (a
-// method of the receiver that may store into the field: i.renew()).
-func passesAfter(fn *ssa.Function, at ssa.Instruction, v ssa.Value) bool {
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			ci, ok := instr.(ssa.CallInstruction)
-			if !ok || instr == at || !mayPrecede(at, instr) {
-				continue
-			}
-			for _, a := range ci.Common().Args {
-				if a == v {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 // checkElemsUsed reports a call given a value whose slice field's elements
@@ -432,8 +415,10 @@ func (c *checker) checkElemsUsed(fn *ssa.Function) {
 					if c.paramFieldUse(g, j, 1).reads&(1<<p.field) == 0 {
 						continue
 					}
-					if gs := c.sums[g]; gs != nil && len(gs.fieldPuts[j]) > 0 || gs != nil && gs.putParams[j] != (paramPut{}) {
-						continue // it puts again: a doubleput, reported as one
+					if gs := c.sums[g]; gs != nil {
+						if _, puts := gs.putParams[j]; puts || len(gs.fieldPuts[j]) > 0 {
+							continue // it puts again: a doubleput, reported as one
+						}
 					}
 					st, _ := derefStruct(a.Type())
 					field := "a field"

@@ -1173,8 +1173,8 @@ func (c *checker) getFlags(tn *types.TypeName) map[int]string {
 						read[fa.Field] = true
 					}
 				case *ssa.TypeAssert:
-					if isTN(x.AssertedType) && c.isGetCall(x.X) {
-						got[x] |= 0
+					if _, seen := got[x]; !seen && isTN(x.AssertedType) && c.isGetCall(x.X) {
+						got[x] = 0 // a Get site that may set no field
 					}
 				case *ssa.Store:
 					fa, ok := x.Addr.(*ssa.FieldAddr)
