@@ -25,7 +25,7 @@ func (r *RemoteService) process(ctx context.Context, req *Request, res *Response
 		res.Error = "empty route"
 		return
 	}
-	res.Data = append(res.Data, req.Data...)
+	res.Data = req.Data
 }
 
 func (r *RemoteService) Call(ctx context.Context, req *Request) (*Response, error) {
