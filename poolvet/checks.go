@@ -70,6 +70,9 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 			return
 		}
 		doubled[q.instr] = true
+		if p.reuse || q.reuse {
+			format = "%s may be put into the pool twice (the other Put is at line %d): the flag that makes a second call return early is cleared when the object is got again, so by then another user may own it; drop one of the two calls"
+		}
 		c.report(checkDoublePut, q.instr.Pos(), nil, format, c.objName(q), c.line(p.instr.Pos()))
 	}
 	for i := range puts {
@@ -80,7 +83,7 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 		if p.cond && p.field && p.guard > 0 && !p.setsGuard && !p.deferred {
 			c.checkGuardedAgain(fn, p, puts, putAt)
 		}
-		if p.cond {
+		if p.cond && !p.reuse {
 			// The callee may not put it: no use is reported, but a later
 			// Put that always puts it is a double Put on the paths where
 			// the callee did, unless the caller looks at what the callee
@@ -136,10 +139,13 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 		}
 		if !p.deferred {
 			returned := false
-			used := p.field // report the first use only, but go on looking for a second Put; a Close method puts a field, so uses of the receiver are fine
+			// Report the first use only, but go on looking for a second
+			// Put; a Close method puts a field, so uses of the receiver
+			// are fine, and so are uses after a flag-guarded Put.
+			used := p.field || p.reuse
 			t.walk(p.instr, func(instr ssa.Instruction, path *path) action {
 				for _, q := range putAt[instr] {
-					if q.cond || q.field != p.field {
+					if q.cond && !q.reuse || q.field != p.field {
 						continue
 					}
 					if t.sameObject(path, q.key) {
@@ -175,7 +181,7 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 			continue
 		}
 		t.walk(p.instr, func(instr ssa.Instruction, path *path) action {
-			if ret, ok := instr.(*ssa.Return); ok && !p.field {
+			if ret, ok := instr.(*ssa.Return); ok && !p.field && !p.reuse {
 				for _, r := range ret.Results {
 					if t.class(path, storedResult(r)) != notAlias || t.holdsAlias(storedResult(r), instr) {
 						c.report(checkUseAfterPut, c.posOf(instr, p.instr), nil,
@@ -186,7 +192,7 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 				}
 			}
 			for _, q := range putAt[instr] {
-				if q.cond || q.field != p.field {
+				if q.cond && !q.reuse || q.field != p.field {
 					continue
 				}
 				if q == p {

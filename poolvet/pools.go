@@ -166,6 +166,7 @@ type freePut struct {
 	// field: only a field of the captured pointer is put, and left in
 	// place: defer func() { release(w.vbw) }() in a Close method.
 	field bool
+	reuse bool // cond, but through calls whose Put is paramPut.reuse on every path
 }
 
 // A paramPut describes a parameter that a function puts.
@@ -202,6 +203,14 @@ type paramPut struct {
 	// <-req.done before its deferred Put): a hand-off made before the
 	// call is ordered before the Put (tikv/pd#660's fix).
 	synced bool
+	// reuse: a cond Put of the parameter itself that only a bool field of
+	// it decides (if e.closed { return }; e.closed = true; Put(e)), where
+	// the package clears that field when the object is reused (Reset sets
+	// closed = false). The flag does not stop a second call: between the
+	// two, another user may Get the object and clear it (m3db/m3's
+	// encoders and blocks). Also a wrapper that puts through such calls on
+	// every path. Only doubleput treats it as a Put.
+	reuse bool
 }
 
 // A summary says how a function acts on pools, as seen by its callers.
@@ -436,6 +445,7 @@ type putSite struct {
 	guard     int
 	setsGuard bool
 	release   bool // paramPut.release
+	reuse     bool // paramPut.reuse (freePut.reuse)
 	param     int  // index of arg among the call's arguments, or -1 (closure binding)
 	// For a cond put: it puts on every path where the boolean condOn (a
 	// parameter or free variable of the caller) is condWhen.
@@ -479,7 +489,7 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 						if !fp.cell {
 							key = rootOf(b)
 						}
-						puts = append(puts, putSite{instr: ci, args: callArgs(com), key: key, arg: b, deferred: deferred, resets: fp.resets, cond: fp.cond || cond, field: fp.field, param: -1})
+						puts = append(puts, putSite{instr: ci, args: callArgs(com), key: key, arg: b, deferred: deferred, resets: fp.resets, cond: fp.cond || cond, field: fp.field, param: -1, reuse: fp.reuse && !cond})
 					}
 				}
 				continue
@@ -510,7 +520,7 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 			for idx, pp := range s.putParams {
 				if idx < len(args) {
 					arg := args[idx]
-					ps := putSite{instr: ci, args: args, key: rootOf(arg), arg: arg, deferred: deferred, resets: pp.resets, cond: pp.cond, outcome: pp.outcome, field: pp.field, param: idx, guard: pp.guard, setsGuard: pp.setsGuard, release: pp.release, synced: pp.synced}
+					ps := putSite{instr: ci, args: args, key: rootOf(arg), arg: arg, deferred: deferred, resets: pp.resets, cond: pp.cond, outcome: pp.outcome, field: pp.field, param: idx, guard: pp.guard, setsGuard: pp.setsGuard, release: pp.release, synced: pp.synced, reuse: pp.reuse}
 					if pp.cond && pp.onParam >= 0 && pp.onParam < len(args) && !ps.resolveCond(args[pp.onParam], pp.onWhen, pp.never) {
 						continue
 					}
@@ -527,7 +537,7 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 					if !fp.cell {
 						key = rootOf(b)
 					}
-					ps := putSite{instr: ci, args: args, key: key, arg: b, deferred: deferred, resets: fp.resets, cond: fp.cond, field: fp.field, param: -1}
+					ps := putSite{instr: ci, args: args, key: key, arg: b, deferred: deferred, resets: fp.resets, cond: fp.cond, field: fp.field, param: -1, reuse: fp.reuse}
 					if fp.cond && fp.onFree >= 0 && fp.onFree < len(mc.Bindings) {
 						// The flag is captured by reference: it is known
 						// only if the variable is assigned once.
@@ -943,7 +953,8 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 	// The unconditional put instructions of each parameter: the parameter
 	// is always put if every path passes through one of them.
 	paramPuts := map[int][]ssa.Instruction{}
-	condPuts := map[int][]*putSite{} // conditional on a boolean of fn
+	condPuts := map[int][]*putSite{}         // conditional on a boolean of fn
+	reusePuts := map[int][]ssa.Instruction{} // calls whose Put is paramPut.reuse
 	addParam := func(i int, p *putSite, resets, field bool) {
 		if s.putParams == nil {
 			s.putParams = map[int]paramPut{}
@@ -954,16 +965,19 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 		s.putParams[i] = pp
 		if !p.cond {
 			paramPuts[i] = append(paramPuts[i], p.instr)
+		} else if p.reuse && !field {
+			reusePuts[i] = append(reusePuts[i], p.instr)
 		} else if p.condOn != nil {
 			condPuts[i] = append(condPuts[i], p)
 		}
 	}
-	elemPuts := map[int]bool{} // parameters whose elements a range loop puts, each iteration
+	elemPuts := map[int]bool{}  // parameters whose elements a range loop puts, each iteration
+	elemReuse := map[int]bool{} // the same, through calls whose Put is paramPut.reuse
 	for i := range puts {
 		p := &puts[i]
 		recordFieldPut(s, fn, p)
 		resets := p.resets || c.resetsObj(fn, p.key)
-		if prm := elemParam(p.key.v); prm != nil && !p.key.cell && !p.cond && everyIteration(p.instr.Block(), prm) && !storesElems(fn, prm) {
+		if prm := elemParam(p.key.v); prm != nil && !p.key.cell && (!p.cond || p.reuse) && everyIteration(p.instr.Block(), prm) && !storesElems(fn, prm) {
 			// for _, b := range mb { b.Release() }: a release of every
 			// element of the slice, which still holds them afterwards
 			// (v2fly/v2ray-core fa63bec's MultiBuffer.Release). A loop
@@ -972,7 +986,8 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 			for i, q := range fn.Params {
 				if q == prm {
 					addParam(i, p, resets, false)
-					elemPuts[i] = true
+					elemPuts[i] = elemPuts[i] || !p.cond
+					elemReuse[i] = elemReuse[i] || p.cond
 				}
 			}
 			continue
@@ -1057,7 +1072,8 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 					if seen {
 						cond = cond && fp.cond
 					}
-					nfp := freePut{resets: fp.resets || resets, cell: p.key.cell, cond: cond, onFree: -1}
+					reuse := p.reuse && mustPass(fn, []ssa.Instruction{p.instr}, v, nil, false)
+					nfp := freePut{resets: fp.resets || resets, cell: p.key.cell, cond: cond, onFree: -1, reuse: cond && (reuse || seen && fp.reuse)}
 					if cond && !p.cond && !seen {
 						// Put under if flag { ... } of a captured boolean.
 						for j, q := range fn.FreeVars {
@@ -1094,6 +1110,9 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 			pp.cond, pp.release = false, true
 		}
 		pp.outcome = pp.cond && outcome
+		pp.reuse = pp.cond && !pp.field && !pp.release && (elemReuse[i] ||
+			len(reusePuts[i]) > 0 && mustPass(fn, append(paramPuts[i], reusePuts[i]...), fn.Params[i], nil, false) ||
+			c.reuseGuarded(fn, paramPuts[i], fn.Params[i]))
 		pp.synced = c.syncedBefore(fn, paramPuts[i])
 		pp.onParam = -1
 		pp.guard, pp.setsGuard = 0, false
@@ -2143,6 +2162,50 @@ func storesField(fn *ssa.Function, obj ssa.Value, f int) bool {
 		}
 	}
 	return false
+}
+
+// reuseGuarded reports whether a bool field of obj, a parameter of fn,
+// alone decides whether fn reaches the Puts instrs, fn sets that field, and
+// the package clears it (paramPut.reuse).
+func (c *checker) reuseGuarded(fn *ssa.Function, instrs []ssa.Instruction, obj ssa.Value) bool {
+	g, ok := fieldGuard(fn, instrs, obj)
+	return ok && storesField(fn, obj, g) && c.clearedOnReuse(obj.Type(), g)
+}
+
+// clearedOnReuse reports whether some function of the package stores false
+// into field f of the struct t points to (a Reset that sets closed = false),
+// or zeroes the whole struct (*e = encoder{}).
+func (c *checker) clearedOnReuse(t types.Type, f int) bool {
+	n, ok := types.Unalias(derefType(t)).(*types.Named)
+	if !ok {
+		return false
+	}
+	if c.cleared == nil {
+		c.cleared = map[[2]any]bool{}
+		for _, fn := range c.funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					st, ok := instr.(*ssa.Store)
+					if !ok {
+						continue
+					}
+					k, ok := st.Val.(*ssa.Const)
+					if !ok || k.Value != nil && (k.Value.Kind() != constant.Bool || constant.BoolVal(k.Value)) {
+						continue // not false, nil or a zero struct
+					}
+					at, field := st.Addr.Type(), -1
+					if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
+						at, field = fa.X.Type(), fa.Field
+					}
+					if sn, ok := types.Unalias(derefType(at)).(*types.Named); ok {
+						c.cleared[[2]any{sn.Origin().Obj(), field}] = true
+					}
+				}
+			}
+		}
+	}
+	o := n.Origin().Obj()
+	return c.cleared[[2]any{o, f}] || c.cleared[[2]any{o, -1}]
 }
 
 // refGuarded reports whether every branch of fn on the way to the put

@@ -97,6 +97,11 @@ type checker struct {
 	// first use.
 	borrowed map[[2]any]bool
 
+	// cleared holds the {type name, field index} of the fields that some
+	// function of the package stores false or nil into ({type name, -1}:
+	// the whole struct is zeroed); built on first use (clearedOnReuse).
+	cleared map[[2]any]bool
+
 	// sized holds the pools (by poolID) whose Get sites give the buffer a
 	// size the caller chooses; built on first use.
 	sized map[any]bool
