@@ -36,6 +36,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkKeptList(fn, puts)
 	c.checkCachedPut(puts)
 	c.checkFieldPutAgain(fn)
+	c.checkHandedPut(fn, puts)
 	c.checkKeptFieldUse(fn, puts)
 	c.checkNoReset(fn, puts, gets)
 	if *enabled[checkNoReset] {

@@ -576,27 +576,42 @@ func appendsAlias(v ssa.Value, alias func(ssa.Value) bool) bool {
 	if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "append" || len(call.Call.Args) < 2 {
 		return false
 	}
-	// The new elements are stored into a fresh array, sliced.
+	for _, e := range appendedElems(call) {
+		if alias(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// appendedElems returns the new elements of append(list, x, y): the
+// values stored into the fresh array that the call's variadic argument
+// slices; none for append(list, x...).
+func appendedElems(call *ssa.Call) []ssa.Value {
+	if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "append" || len(call.Call.Args) < 2 {
+		return nil
+	}
 	sl, ok := call.Call.Args[1].(*ssa.Slice)
 	if !ok {
-		return false
+		return nil
 	}
 	arr, ok := sl.X.(*ssa.Alloc)
 	if !ok || arr.Referrers() == nil {
-		return false
+		return nil
 	}
+	var out []ssa.Value
 	for _, r := range *arr.Referrers() {
 		ia, ok := r.(*ssa.IndexAddr)
 		if !ok || ia.Referrers() == nil {
 			continue
 		}
 		for _, rr := range *ia.Referrers() {
-			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia && alias(st.Val) {
-				return true
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
+				out = append(out, st.Val)
 			}
 		}
 	}
-	return false
+	return out
 }
 
 // longLived describes the location at addr if it is memory that outlives

@@ -259,10 +259,14 @@ type summary struct {
 	// stores memory of an object it puts before returning. In-package
 	// only.
 	putsInto map[int]bool
+	// storesAt holds, by parameter (-1: result 0), the field paths of
+	// other parameters that the function stores it into (recordStoresAt).
+	// In-package only.
+	storesAt map[int]map[heldAt]bool
 }
 
 func (s *summary) empty() bool {
-	return s == nil || len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets && !s.aliases && len(s.handsOff) == 0 && len(s.keeps) == 0 && len(s.retainsIn) == 0 && len(s.fieldPuts) == 0 && len(s.cleanup) == 0 && len(s.putsInto) == 0
+	return s == nil || len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets && !s.aliases && len(s.handsOff) == 0 && len(s.keeps) == 0 && len(s.retainsIn) == 0 && len(s.fieldPuts) == 0 && len(s.cleanup) == 0 && len(s.putsInto) == 0 && len(s.storesAt) == 0
 }
 
 func (s *summary) equal(t *summary) bool {
@@ -273,7 +277,7 @@ func (s *summary) equal(t *summary) bool {
 		len(s.putParams) != len(t.putParams) || len(s.putFree) != len(t.putFree) || len(s.handsOff) != len(t.handsOff) {
 		return false
 	}
-	if !sameSet(s.handsOff, t.handsOff) || !sameSet(s.onSuccess, t.onSuccess) || !sameSet(s.keeps, t.keeps) || !sameSet(s.retainsIn, t.retainsIn) || !sameFieldPuts(s.fieldPuts, t.fieldPuts) || !maps.Equal(s.cleanup, t.cleanup) || !sameSet(s.putsInto, t.putsInto) {
+	if !sameSet(s.handsOff, t.handsOff) || !sameSet(s.onSuccess, t.onSuccess) || !sameSet(s.keeps, t.keeps) || !sameSet(s.retainsIn, t.retainsIn) || !sameFieldPuts(s.fieldPuts, t.fieldPuts) || !maps.Equal(s.cleanup, t.cleanup) || !sameSet(s.putsInto, t.putsInto) || !sameStoresAt(s.storesAt, t.storesAt) {
 		return false
 	}
 	for k, v := range s.putParams {
@@ -289,8 +293,8 @@ func (s *summary) equal(t *summary) bool {
 	return true
 }
 
-// sameSet reports whether two sets of parameter indexes are equal.
-func sameSet(a, b map[int]bool) bool {
+// sameSet reports whether two sets are equal.
+func sameSet[K comparable](a, b map[K]bool) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -1092,6 +1096,7 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 	c.recordCalleeFieldPuts(s, fn)
 	c.recordCleanups(s, fn)
 	c.recordPutsInto(s, fn, puts)
+	c.recordStoresAt(s, fn)
 	outcome := branchesOnOutcomes(fn)
 	for _, p := range puts {
 		if p.cond && !p.outcome {
