@@ -26,9 +26,11 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkPutInto(fn) // the Put is in a callee
 	c.checkElemsUsed(fn)
 	if len(puts) == 0 && len(gets) == 0 {
+		c.checkViewAfterPut(fn)
 		return
 	}
 	c.checkPutPaths(fn, puts)
+	c.checkViewAfterPut(fn) // after checkPutPaths, which says it better where both see it
 	c.checkHandOffs(fn, puts)
 	c.checkGoPuts(fn, puts)
 	c.checkDeferOrder(fn, puts)

@@ -263,10 +263,13 @@ type summary struct {
 	// other parameters that the function stores it into (recordStoresAt).
 	// In-package only.
 	storesAt map[int]map[heldAt]bool
+	// views holds the field paths of the receiver whose memory result 0
+	// shares (recordViews). In-package only.
+	views map[string]bool
 }
 
 func (s *summary) empty() bool {
-	return s == nil || len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets && !s.aliases && len(s.handsOff) == 0 && len(s.keeps) == 0 && len(s.retainsIn) == 0 && len(s.fieldPuts) == 0 && len(s.cleanup) == 0 && len(s.putsInto) == 0 && len(s.storesAt) == 0
+	return s == nil || len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets && !s.aliases && len(s.handsOff) == 0 && len(s.keeps) == 0 && len(s.retainsIn) == 0 && len(s.fieldPuts) == 0 && len(s.cleanup) == 0 && len(s.putsInto) == 0 && len(s.storesAt) == 0 && len(s.views) == 0
 }
 
 func (s *summary) equal(t *summary) bool {
@@ -277,7 +280,7 @@ func (s *summary) equal(t *summary) bool {
 		len(s.putParams) != len(t.putParams) || len(s.putFree) != len(t.putFree) || len(s.handsOff) != len(t.handsOff) {
 		return false
 	}
-	if !sameSet(s.handsOff, t.handsOff) || !sameSet(s.onSuccess, t.onSuccess) || !sameSet(s.keeps, t.keeps) || !sameSet(s.retainsIn, t.retainsIn) || !sameFieldPuts(s.fieldPuts, t.fieldPuts) || !maps.Equal(s.cleanup, t.cleanup) || !sameSet(s.putsInto, t.putsInto) || !sameStoresAt(s.storesAt, t.storesAt) {
+	if !sameSet(s.handsOff, t.handsOff) || !sameSet(s.onSuccess, t.onSuccess) || !sameSet(s.keeps, t.keeps) || !sameSet(s.retainsIn, t.retainsIn) || !sameFieldPuts(s.fieldPuts, t.fieldPuts) || !maps.Equal(s.cleanup, t.cleanup) || !sameSet(s.putsInto, t.putsInto) || !sameStoresAt(s.storesAt, t.storesAt) || !sameSet(s.views, t.views) {
 		return false
 	}
 	for k, v := range s.putParams {
@@ -1097,6 +1100,7 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 	c.recordCleanups(s, fn)
 	c.recordPutsInto(s, fn, puts)
 	c.recordStoresAt(s, fn)
+	c.recordViews(s, fn)
 	outcome := branchesOnOutcomes(fn)
 	for _, p := range puts {
 		if p.cond && !p.outcome {
