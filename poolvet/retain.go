@@ -208,8 +208,8 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 					return // *obj = T{}
 				}
 				if fa, ok := x.Addr.(*ssa.FieldAddr); ok && !fromParam(x.Val) {
-					if outer := ownerField(fa); al[outer.X] {
-						detached[outer.Field] = true
+					if f := fieldOf(fa, func(v ssa.Value) bool { return al[v] || sameLoc(v, p.key.v) }); f != nil {
+						detached[f.Field] = true
 					}
 				}
 			case ssa.CallInstruction:
@@ -312,6 +312,29 @@ func ownerField(fa *ssa.FieldAddr) *ssa.FieldAddr {
 		fa = x
 	}
 	return fa
+}
+
+// fieldOf returns the field of the object (obj tells its aliases) that
+// the address fa is in: fa itself (d.src, d an alias), or the field that
+// holds the struct fa is in (r.inner.f, held by value or through a
+// pointer); nil if fa is not reached from the object.
+func fieldOf(fa *ssa.FieldAddr, obj func(ssa.Value) bool) *ssa.FieldAddr {
+	for i := 0; i < 8; i++ {
+		fa = outerField(fa)
+		if obj(fa.X) {
+			return fa
+		}
+		ld, ok := fa.X.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			return nil
+		}
+		x, ok := ld.X.(*ssa.FieldAddr)
+		if !ok {
+			return nil
+		}
+		fa = x
+	}
+	return nil
 }
 
 // clearedFields returns the fields of the object prm that fn stores
