@@ -16,6 +16,16 @@ type handOff struct {
 	what  string // for a later Put: "a goroutine started", "the receiver of the channel send", ...
 	to    string // for a deferred Put: "a goroutine", "the receiver of this send", ...
 	store bool   // a store into long-lived memory, which a later call may clear
+	send  token.Pos // for a select, the arrow of the case that sends the object
+}
+
+// pos returns where the hand-off is in the source: a select's sending case,
+// or the instruction.
+func (h handOff) pos() token.Pos {
+	if h.send.IsValid() {
+		return h.send
+	}
+	return h.instr.Pos()
 }
 
 // checkHandOffs reports Puts that can run while another user the object was
@@ -45,7 +55,7 @@ func (c *checker) checkHandOffs(fn *ssa.Function, puts []putSite) {
 			if c.putFollows(t, h.instr, p) {
 				c.report(checkUseAfterPut, p.instr.Pos(), nil,
 					"%s is put back into the pool while %s at line %d%s may still use it: nothing (a WaitGroup, a channel receive, a lock) orders that use before the Put, so the next Get can hand the object to another user mid-use",
-					c.objName(p), h.what, c.line(h.instr.Pos()), closeParen(h.what))
+					c.objName(p), h.what, c.line(h.pos()), closeParen(h.what))
 				break
 			}
 		}
@@ -130,7 +140,7 @@ func (c *checker) checkDeferredHandOffs(fn *ssa.Function, t *tracker, p *putSite
 			return next
 		})
 		if found {
-			c.report(checkUseAfterPut, h.instr.Pos(), nil,
+			c.report(checkUseAfterPut, h.pos(), nil,
 				"%s is handed to %s here, but the deferred Put at line %d gives it back to the pool when the function returns without waiting for that user: the next Get can hand the object to another user mid-use",
 				c.objName(p), h.to, c.line(p.instr.Pos()))
 			return
@@ -310,7 +320,7 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 				// paths (walkAfterHandOff follows only those).
 				for _, st := range x.States {
 					if st.Dir == types.SendOnly && alias(st.Send) {
-						out = append(out, handOff{instr: x, what: "the receiver of the channel send", to: "the receiver of this channel send"})
+						out = append(out, handOff{instr: x, what: "the receiver of the channel send", to: "the receiver of this channel send", send: st.Pos})
 						break
 					}
 				}

@@ -55,3 +55,24 @@ func publishWait(ctx context.Context, queue chan<- *job) error {
 	jobBufs.Put(bp)
 	return err
 }
+
+// With a deferred Put the report is at the sending case, not at the
+// select keyword (valyala/fasthttp#1433).
+var jobPool = sync.Pool{New: func() any { return &job{done: make(chan error, 1)} }}
+
+func submitDeferred(ctx context.Context, queue chan<- *job, data []byte) error {
+	j := jobPool.Get().(*job)
+	defer jobPool.Put(j)
+	j.data = data
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case queue <- j: // want `j is handed to the receiver of this channel send here`
+	}
+	select {
+	case err := <-j.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
