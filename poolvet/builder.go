@@ -22,8 +22,9 @@ func isStringsBuilder(t types.Type) bool {
 // runs before instr on every path: the nearest one in instr's block, then
 // in the blocks that dominate it, or "" if none. A call on the object is
 // a method call with it as receiver or a function given it as an
-// argument; a call of a func value is named "(func value)".
-func (c *checker) lastCallOn(fn *ssa.Function, key objKey, instr ssa.Instruction) string {
+// argument; a call of a func value is named "(func value)". The search
+// stops at until, if it meets it first ("": no call after until).
+func (c *checker) lastCallOn(fn *ssa.Function, key objKey, instr, until ssa.Instruction) string {
 	al := c.aliasesOf(fn, key, true)
 	b := instr.Block()
 	stop := instr
@@ -35,6 +36,9 @@ func (c *checker) lastCallOn(fn *ssa.Function, key objKey, instr ssa.Instruction
 					stop = nil
 				}
 				continue
+			}
+			if in == until {
+				return ""
 			}
 			ci, ok := in.(ssa.CallInstruction)
 			if !ok {
@@ -71,7 +75,7 @@ func (c *checker) builderDropped(fn *ssa.Function, p *putSite) bool {
 	if mi, ok := arg.(*ssa.MakeInterface); ok {
 		arg = mi.X
 	}
-	return isStringsBuilder(arg.Type()) && c.lastCallOn(fn, p.key, p.instr) == "Reset"
+	return isStringsBuilder(arg.Type()) && c.lastCallOn(fn, p.key, p.instr, nil) == "Reset"
 }
 
 // checkBuilderKept reports the Puts of the strings.Builder of g, reset
@@ -86,7 +90,7 @@ func (c *checker) checkBuilderKept(fn *ssa.Function, puts []putSite, g getSite) 
 		if !c.flowsFrom(p.key.v, g.call) && !(p.key.cell && storesFrom(fn, p.key.v, g.call, c)) {
 			continue
 		}
-		if c.lastCallOn(fn, p.key, p.instr) == "Reset" {
+		if c.lastCallOn(fn, p.key, p.instr, nil) == "Reset" {
 			continue
 		}
 		c.report(checkNoReset, p.instr.Pos(), nil,

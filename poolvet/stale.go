@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"math/bits"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -528,6 +529,56 @@ func reslice(st *ssa.Store) (fa *ssa.FieldAddr, zero, ok bool) {
 	return fa, isConst && k.Value != nil && k.Value.String() == "0", true
 }
 
+// litReslice is reslice for a field of a composite literal copied over
+// the object (*a = T{Ops: a.Ops[:0]}; isObj tells the object's values):
+// the literal's field holds the object's field re-sliced, and fa is the
+// object's field.
+func litReslice(st *ssa.Store, isObj func(ssa.Value) bool) (fa *ssa.FieldAddr, copied *ssa.Store, zero, ok bool) {
+	lf, isField := st.Addr.(*ssa.FieldAddr)
+	sl, isSlice := st.Val.(*ssa.Slice)
+	if !isField || !isSlice || sl.Low != nil || sl.High == nil || sl.Max != nil {
+		return nil, nil, false, false
+	}
+	lit, isAlloc := lf.X.(*ssa.Alloc)
+	load, isLoad := sl.X.(*ssa.UnOp)
+	if !isAlloc || !isLoad || load.Op != token.MUL {
+		return nil, nil, false, false
+	}
+	fa, isField = load.X.(*ssa.FieldAddr)
+	if !isField || fa.Field != lf.Field || !types.Identical(fa.X.Type(), lit.Type()) || !isObj(fa.X) {
+		return nil, nil, false, false
+	}
+	if copied = copiedOver(lit, isObj); copied == nil {
+		return nil, nil, false, false
+	}
+	if s, isSliceT := fa.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Slice); !isSliceT || !hasPointers(s.Elem()) && !isString(s.Elem()) {
+		return nil, nil, false, false
+	}
+	k, isConst := sl.High.(*ssa.Const)
+	return fa, copied, isConst && k.Value != nil && k.Value.String() == "0", true
+}
+
+// copiedOver returns the store that copies the local struct lit over the
+// object (*obj = *lit), or nil.
+func copiedOver(lit *ssa.Alloc, isObj func(ssa.Value) bool) *ssa.Store {
+	refs := lit.Referrers()
+	if refs == nil {
+		return nil
+	}
+	for _, r := range *refs {
+		ld, ok := r.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL || ld.Referrers() == nil {
+			continue
+		}
+		for _, rr := range *ld.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Val == ld && isObj(st.Addr) {
+				return st
+			}
+		}
+	}
+	return nil
+}
+
 // clearsElems reports whether fn clears the elements of the field at fa:
 // clear(x.f), or a store of a whole element (x.f[i] = T{}).
 func clearsElems(fn *ssa.Function, fa *ssa.FieldAddr) bool {
@@ -563,10 +614,10 @@ func clearsElems(fn *ssa.Function, fa *ssa.FieldAddr) bool {
 // clearsFieldOf reports whether fn clears the elements of field f of obj
 // (clear(obj.f), obj.f[i] = ...), as a caller may do before a reset method
 // truncates the field.
-func (c *checker) clearsFieldOf(fn *ssa.Function, obj ssa.Value, f int) bool {
+func (c *checker) clearsFieldOf(fn *ssa.Function, isObj func(ssa.Value) bool, f int) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if fa, ok := instr.(*ssa.FieldAddr); ok && fa.Field == f && c.flowsFrom(fa.X, obj) && clearsElems(fn, fa) {
+			if fa, ok := instr.(*ssa.FieldAddr); ok && fa.Field == f && isObj(fa.X) && clearsElems(fn, fa) {
 				return true
 			}
 		}
@@ -621,8 +672,17 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 	}
 	for i := range puts {
 		p := &puts[i]
-		if p.prim == nil || p.key.cell || p.prim.kind == kindByte || c.poolResets(p.prim, p.args) {
+		if p.prim == nil || p.prim.kind == kindByte || c.poolResets(p.prim, p.args) {
 			continue
+		}
+		isObj := func(v ssa.Value) bool { return c.flowsFrom(v, p.key.v) }
+		if p.key.cell {
+			// A variable assigned once (a := get(); defer func() { ...;
+			// Put(a) }()): its loads are the object.
+			if !assignedOnce(fn, p.key.v) {
+				continue
+			}
+			isObj = func(v ssa.Value) bool { ld, ok := v.(*ssa.UnOp); return ok && ld.Op == token.MUL && ld.X == p.key.v }
 		}
 		if c.truncatedElems(fn, p) {
 			c.report(checkNoReset, p.instr.Pos(), nil,
@@ -630,7 +690,8 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 				c.objName(p))
 			return
 		}
-		for _, tr := range c.truncations(fn, p.key.v) {
+		for _, t := range c.truncations(fn, isObj) {
+			tr := t.fa
 			ref, ok := fieldRefOf(tr)
 			if !ok {
 				continue
@@ -651,7 +712,7 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 				if e := sliceElem(tr); !refersOut(e) && (e == nil || !isString(e) || !c.appendsCallerValues(ref)) {
 					continue
 				}
-				if last := c.lastCallOn(fn, p.key, p.instr); last != "" && !isResetName(last) {
+				if last := c.lastCallOn(fn, p.key, p.instr, t.at); last != "" && !isResetName(last) {
 					continue
 				}
 				c.report(checkNoReset, p.instr.Pos(), nil,
@@ -732,25 +793,45 @@ func growsLen(sl *ssa.Slice, fa *ssa.FieldAddr) bool {
 	return false
 }
 
-// truncations returns the fields of obj that fn, or a reset method it calls
-// on obj, truncates to [:0] without clearing.
-func (c *checker) truncations(fn *ssa.Function, obj ssa.Value) []*ssa.FieldAddr {
-	var out []*ssa.FieldAddr
-	scan := func(f *ssa.Function, base ssa.Value) {
+// A truncation is a field of the object truncated to [:0] without clearing,
+// and the instruction of fn that does it (the store, the copy of a
+// composite literal over the object, or the call of a reset method).
+type truncation struct {
+	fa *ssa.FieldAddr
+	at ssa.Instruction
+}
+
+// truncations returns the fields of the object (isObj tells its values)
+// that fn, or a reset method it calls on it, truncates to [:0] without
+// clearing.
+func (c *checker) truncations(fn *ssa.Function, isObj func(ssa.Value) bool) []truncation {
+	var out []truncation
+	scan := func(f *ssa.Function, isBase func(ssa.Value) bool, call ssa.Instruction) {
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
 				st, ok := instr.(*ssa.Store)
 				if !ok {
 					continue
 				}
+				at := call
+				if at == nil {
+					at = st
+				}
 				fa, zero, ok := reslice(st)
-				if ok && zero && c.flowsFrom(fa.X, base) && !clearsElems(f, fa) && !c.clearsFieldOf(fn, obj, fa.Field) {
-					out = append(out, fa)
+				if !ok {
+					var copied *ssa.Store
+					fa, copied, zero, ok = litReslice(st, isBase)
+					if call == nil {
+						at = copied
+					}
+				}
+				if ok && zero && isBase(fa.X) && !clearsElems(f, fa) && !c.clearsFieldOf(fn, isObj, fa.Field) {
+					out = append(out, truncation{fa, at})
 				}
 			}
 		}
 	}
-	scan(fn, obj)
+	scan(fn, isObj, nil)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
@@ -759,10 +840,10 @@ func (c *checker) truncations(fn *ssa.Function, obj ssa.Value) []*ssa.FieldAddr 
 			}
 			callee := call.Call.StaticCallee()
 			if callee == nil || !isResetName(callee.Name()) || len(callee.Params) == 0 || len(call.Call.Args) == 0 ||
-				!c.flowsFrom(call.Call.Args[0], obj) || callee.Pkg == nil || callee.Pkg.Pkg != c.pass.Pkg {
+				!isObj(call.Call.Args[0]) || callee.Pkg == nil || callee.Pkg.Pkg != c.pass.Pkg {
 				continue
 			}
-			scan(callee, callee.Params[0])
+			scan(callee, func(v ssa.Value) bool { return c.flowsFrom(v, callee.Params[0]) }, call)
 		}
 	}
 	return out
@@ -920,7 +1001,7 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) bool {
 	if !truncated || cleared {
 		return false
 	}
-	last := c.lastCallOn(fn, p.key, p.instr)
+	last := c.lastCallOn(fn, p.key, p.instr, nil)
 	return last == "" || isResetName(last)
 }
 
@@ -1336,4 +1417,28 @@ func appendsTo(v ssa.Value, fa *ssa.FieldAddr) bool {
 	}
 	ld, ok := call.Call.Args[0].(*ssa.UnOp)
 	return ok && ld.Op == token.MUL && sameAddr(ld.X, fa, 0)
+}
+
+// assignedOnce reports whether the variable v, a cell (an *ssa.Alloc of
+// fn, or a free variable of fn captured by reference), is stored into
+// once: its loads all give the same object.
+func assignedOnce(fn *ssa.Function, v ssa.Value) bool {
+	switch x := v.(type) {
+	case *ssa.Alloc:
+		return onlyStored(x) != nil
+	case *ssa.FreeVar:
+		i := slices.Index(fn.FreeVars, x)
+		parent := fn.Parent()
+		if i < 0 || parent == nil {
+			return false
+		}
+		for _, b := range parent.Blocks {
+			for _, instr := range b.Instrs {
+				if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn && i < len(mc.Bindings) {
+					return assignedOnce(parent, mc.Bindings[i])
+				}
+			}
+		}
+	}
+	return false
 }
