@@ -894,10 +894,36 @@ func (c *checker) sizedOnGet(addr ssa.Value) bool {
 				if storesVarMake(fn, c.aliasesOf(fn, key, true)) || returnsMake(fn, notConst) {
 					c.sized[gid] = true
 				}
+				// Grown here and put elsewhere (decompress appends the
+				// whole payload, a Release method puts it back): the
+				// Put cannot see the growth (Basekick-Labs/arc#817).
+				if !c.putsHere(fn, key) && c.grows(fn, key) {
+					c.sized[gid] = true
+				}
 			}
 		}
 	}
 	return c.sized[id]
+}
+
+// derefLoc reports whether x loads what another load of the same location
+// as v points to: cap(*p.bp) for a Put of p.bp.
+func derefLoc(x, v ssa.Value) bool {
+	u, ok := x.(*ssa.UnOp)
+	return ok && u.Op == token.MUL && sameLoc(u.X, v)
+}
+
+// putsHere reports whether fn puts the object got by the call of key, or a
+// value of it, itself.
+func (c *checker) putsHere(fn *ssa.Function, key objKey) bool {
+	puts, _ := c.sites(fn)
+	al := c.aliasesOf(fn, key, true)
+	for i := range puts {
+		if al[puts[i].key.v] || al[puts[i].arg] || c.flowsFrom(puts[i].key.v, key.v) {
+			return true
+		}
+	}
+	return false
 }
 
 // makesCapturedSize reports whether v is a closure that returns a slice
@@ -1509,7 +1535,7 @@ func (c *checker) guardedBefore(fn *ssa.Function, key objKey, depth int, at ssa.
 				continue
 			}
 			if bi, ok := com.Value.(*ssa.Builtin); ok {
-				if (bi.Name() == "cap" || bi.Name() == "len") && (al[com.Args[0]] || sameLoc(com.Args[0], key.v)) && compared(ci) {
+				if (bi.Name() == "cap" || bi.Name() == "len") && (al[com.Args[0]] || sameLoc(com.Args[0], key.v) || derefLoc(com.Args[0], key.v)) && compared(ci) {
 					return true
 				}
 				continue

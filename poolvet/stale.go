@@ -601,6 +601,16 @@ func clearsElems(fn *ssa.Function, fa *ssa.FieldAddr) bool {
 				if isClearBuiltin(&x.Call) && len(x.Call.Args) == 1 && isField(x.Call.Args[0]) {
 					return true
 				}
+				// pb.pages.clear(), a method of the slice type that sets
+				// every element to nil (segmentio/kafka-go's
+				// contiguousPages).
+				if g := x.Call.StaticCallee(); g != nil && len(g.Params) == len(x.Call.Args) {
+					for i, a := range x.Call.Args {
+						if isField(a) && storesElems(g, g.Params[i]) {
+							return true
+						}
+					}
+				}
 			case *ssa.Store:
 				if ia, ok := x.Addr.(*ssa.IndexAddr); ok && isField(ia.X) {
 					return true
