@@ -894,16 +894,40 @@ func (c *checker) sizedOnGet(addr ssa.Value) bool {
 				if storesVarMake(fn, c.aliasesOf(fn, key, true)) || returnsMake(fn, notConst) {
 					c.sized[gid] = true
 				}
-				// Grown here and put elsewhere (decompress appends the
-				// whole payload, a Release method puts it back): the
-				// Put cannot see the growth (Basekick-Labs/arc#817).
-				if !c.putsHere(fn, key) && c.grows(fn, key) {
+				// Grown in a loop here and put elsewhere (decompress
+				// appends the whole payload, a Release method puts it
+				// back): the Put cannot see the growth
+				// (Basekick-Labs/arc#817). One append of the caller's
+				// data is left out: its size is usually checked against
+				// a limit (klauspost/compress s2's skippable blocks).
+				if c.appendsInLoop(fn, key) && !c.putsHere(fn, key) {
 					c.sized[gid] = true
 				}
 			}
 		}
 	}
 	return c.sized[id]
+}
+
+// appendsInLoop reports whether fn appends a variable amount to the object
+// of key inside a loop.
+func (c *checker) appendsInLoop(fn *ssa.Function, key objKey) bool {
+	al := c.aliasesOf(fn, key, true)
+	for _, b := range fn.Blocks {
+		if !inLoop(b) {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || len(call.Call.Args) == 0 {
+				continue
+			}
+			if bi, ok := call.Call.Value.(*ssa.Builtin); ok && bi.Name() == "append" && al[call.Call.Args[0]] && !fixedAppend(call) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // derefLoc reports whether x loads what another load of the same location

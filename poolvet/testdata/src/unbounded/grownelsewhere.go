@@ -78,3 +78,31 @@ func (p *boundedPayload) Release() {
 	boundedPayloadPool.Put(p.bp)
 	p.bp = nil
 }
+
+// One append of the caller's data, whose size the function checks, in a
+// buffer put back by another function: not reported (klauspost/compress
+// s2's skippable blocks).
+var frameBufPool = sync.Pool{New: func() any {
+	b := make([]byte, 0, 4096)
+	return &b
+}}
+
+const maxFrame = 1 << 16
+
+func queueFrame(out chan<- *[]byte, data []byte) bool {
+	if len(data) > maxFrame {
+		return false
+	}
+	bp := frameBufPool.Get().(*[]byte)
+	*bp = append((*bp)[:0], data...)
+	out <- bp
+	return true
+}
+
+func drainFrames(in <-chan *[]byte, w func([]byte)) {
+	for bp := range in {
+		w(*bp)
+		*bp = (*bp)[:0]
+		frameBufPool.Put(bp)
+	}
+}
