@@ -13,12 +13,12 @@ import "sync"
 
 type Args struct {
 	ID      int64
-	Payload []byte
+	Payload string
 }
 
 func (a *Args) Reset() {
 	a.ID = 0
-	a.Payload = a.Payload[:0]
+	a.Payload = ""
 }
 
 type Reply struct {
@@ -53,10 +53,10 @@ func (s *Service) HandleCall(req *Args, res *Reply) error {
 }
 
 // handleRequest decodes the call into a pooled argument and dispatches it.
-func handleRequest(s *Service, id int64, payload []byte) (*Reply, error) {
+func handleRequest(s *Service, id int64, payload string) (*Reply, error) {
 	argv := argsPool.Get().(*Args)
 	argv.ID = id
-	argv.Payload = append(argv.Payload[:0], payload...)
+	argv.Payload = payload
 
 	reply := new(Reply)
 	err := s.HandleCall(argv, reply)

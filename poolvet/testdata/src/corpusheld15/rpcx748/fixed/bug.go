@@ -8,12 +8,12 @@ import "sync"
 
 type Args struct {
 	ID      int64
-	Payload []byte
+	Payload string
 }
 
 func (a *Args) Reset() {
 	a.ID = 0
-	a.Payload = a.Payload[:0]
+	a.Payload = ""
 }
 
 type Reply struct {
@@ -41,16 +41,16 @@ func (s *Service) drain() {
 
 // HandleCall queues a copy of the request that the writer owns.
 func (s *Service) HandleCall(req *Args, res *Reply) error {
-	cp := &Args{ID: req.ID, Payload: append([]byte(nil), req.Payload...)}
+	cp := &Args{ID: req.ID, Payload: req.Payload}
 	s.queue <- cp
 	res.OK = true
 	return nil
 }
 
-func handleRequest(s *Service, id int64, payload []byte) (*Reply, error) {
+func handleRequest(s *Service, id int64, payload string) (*Reply, error) {
 	argv := argsPool.Get().(*Args)
 	argv.ID = id
-	argv.Payload = append(argv.Payload[:0], payload...)
+	argv.Payload = payload
 
 	reply := new(Reply)
 	err := s.HandleCall(argv, reply)
