@@ -183,9 +183,13 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 			})
 			continue
 		}
+		zeroed := zeroesBeforePut(p)
 		t.walk(p.instr, func(instr ssa.Instruction, path *path) action {
 			if ret, ok := instr.(*ssa.Return); ok && !p.field && !p.reuse {
 				for _, r := range ret.Results {
+					if zeroed && fieldLoad(storedResult(r)) {
+						continue // the deferred Put drops what the field held first
+					}
 					if t.class(path, storedResult(r)) != notAlias || t.holdsAlias(storedResult(r), instr) {
 						c.report(checkUseAfterPut, c.posOf(instr, p.instr), nil,
 							"returned value shares memory with %s, which the deferred Put at line %d gives back to the pool: the caller may see it overwritten; return a copy",
@@ -360,6 +364,72 @@ func (c *checker) checkHeldPut(fn *ssa.Function, p *putSite, putAt map[ssa.Instr
 		}
 		return next
 	})
+}
+
+// zeroesBeforePut reports whether the deferred Put p is a function literal
+// that stores the zero value over the whole object before it puts it
+// (defer func() { *lp = parser{}; pool.Put(lp) }()): the object then holds
+// none of the memory its fields pointed to.
+func zeroesBeforePut(p *putSite) bool {
+	mc, ok := p.instr.Common().Value.(*ssa.MakeClosure)
+	if !ok {
+		return false
+	}
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return false
+	}
+	var obj *ssa.FreeVar // the object, as the literal sees it
+	for i, b := range mc.Bindings {
+		if (b == p.arg || b == p.key.v) && i < len(fn.FreeVars) {
+			obj = fn.FreeVars[i]
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || !isZeroConst(st.Val) {
+				continue
+			}
+			if _, isStruct := st.Val.Type().Underlying().(*types.Struct); isStruct && obj != nil && capturedAddr(st.Addr) == obj && mustPrecedePut(fn, st) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// capturedAddr returns the free variable that addr is, or that addr is
+// loaded from (captured by reference), or nil.
+func capturedAddr(addr ssa.Value) *ssa.FreeVar {
+	if ld, ok := addr.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		addr = ld.X
+	}
+	fv, _ := addr.(*ssa.FreeVar)
+	return fv
+}
+
+// mustPrecedePut reports whether st runs before every Put in fn: it is
+// in the entry block, or in a block that dominates each block with a call.
+func mustPrecedePut(fn *ssa.Function, st ssa.Instruction) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if _, ok := instr.(*ssa.Call); ok && !precedes(st, instr) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// fieldLoad reports whether v is a load of a field (x.f, not &x.f).
+func fieldLoad(v ssa.Value) bool {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return false
+	}
+	_, ok = ld.X.(*ssa.FieldAddr)
+	return ok
 }
 
 // errorReturn reports whether instr returns a non-nil error as its last
