@@ -1021,11 +1021,22 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) bool {
 // (ClickHouse/clickhouse-go#327: Block.Reset forgot Columns, which Read
 // appends to).
 func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
-	if p.prim == nil || p.key.cell || p.field || p.prim.kind == kindByte {
+	if p.prim == nil || p.field || p.prim.kind == kindByte {
 		return
 	}
-	st, ok := derefStruct(p.key.v.Type())
-	n, ok2 := types.Unalias(derefType(p.key.v.Type())).(*types.Named)
+	objT := p.key.v.Type()
+	isObj := func(v ssa.Value) bool { return c.flowsFrom(v, p.key.v) }
+	if p.key.cell {
+		// A variable assigned once, captured by a deferred closure
+		// that resets and puts it: its loads are the object.
+		if !assignedOnce(fn, p.key.v) {
+			return
+		}
+		objT = derefType(objT)
+		isObj = func(v ssa.Value) bool { ld, ok := v.(*ssa.UnOp); return ok && ld.Op == token.MUL && ld.X == p.key.v }
+	}
+	st, ok := derefStruct(objT)
+	n, ok2 := types.Unalias(derefType(objT)).(*types.Named)
 	if !ok || !ok2 || st.NumFields() >= 64 {
 		return
 	}
@@ -1040,14 +1051,14 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 				if fa, ok := x.Addr.(*ssa.FieldAddr); ok && al[fa.X] && fa.Field < 64 && !appendsTo(x.Val, fa) {
 					written |= 1 << fa.Field
 				}
-				if c.flowsFrom(x.Addr, p.key.v) {
+				if isObj(x.Addr) {
 					return // *obj = T{}
 				}
 			case ssa.CallInstruction:
 				g := x.Common().StaticCallee()
 				if g == nil || g.Pkg == nil || g.Pkg.Pkg != c.pass.Pkg || g.Signature.Recv() == nil ||
 					len(x.Common().Args) == 0 || !al[x.Common().Args[0]] ||
-					!types.Identical(x.Common().Args[0].Type(), p.key.v.Type()) {
+					!types.Identical(x.Common().Args[0].Type(), objT) {
 					continue // a method of the object, not of one of its fields (b.inputs.clear())
 				}
 				if isResetName(g.Name()) {
