@@ -769,6 +769,12 @@ func (t *tracker) usesObject(instr ssa.Instruction, p *path) bool {
 			return false
 		}
 	case *ssa.Store:
+		if a, ok := x.Addr.(*ssa.Alloc); ok && !a.Heap && isZeroConst(x.Val) {
+			// Clearing a local variable or result slot that may hold
+			// the object (return nil, err in a function with a defer)
+			// writes the slot, not the object.
+			return false
+		}
 		if t.class(p, x.Addr) != notAlias {
 			return true
 		}
