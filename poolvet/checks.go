@@ -184,11 +184,18 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 			continue
 		}
 		zeroed := zeroesBeforePut(p)
+		var assertedAl map[ssa.Value]bool
+		if p.asserted {
+			assertedAl = c.aliasesOf(fn, objKey{p.arg, false}, true)
+		}
 		t.walk(p.instr, func(instr ssa.Instruction, path *path) action {
 			if ret, ok := instr.(*ssa.Return); ok && !p.field && !p.reuse {
 				for _, r := range ret.Results {
 					if zeroed && fieldLoad(storedResult(r)) {
 						continue // the deferred Put drops what the field held first
+					}
+					if p.asserted && !assertedAl[storedResult(r)] {
+						continue // another dynamic type (case *bytes.Buffer:)
 					}
 					if t.class(path, storedResult(r)) != notAlias || t.holdsAlias(storedResult(r), instr) {
 						c.report(checkUseAfterPut, c.posOf(instr, p.instr), nil,
@@ -588,7 +595,7 @@ func trackable(p *putSite) bool {
 		}
 		t = ptr.Elem()
 	}
-	return !types.IsInterface(t) && hasPointers(t)
+	return (!types.IsInterface(t) || p.asserted) && hasPointers(t)
 }
 
 // reachesReturn reports whether the function can return after q without

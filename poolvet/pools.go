@@ -453,7 +453,10 @@ type putSite struct {
 	setsGuard bool
 	release   bool // paramPut.release
 	reuse     bool // paramPut.reuse (freePut.reuse)
-	param     int  // index of arg among the call's arguments, or -1 (closure binding)
+	// asserted: the key is an interface value whose dynamic value, as
+	// asserted to a type of the package, the call puts (assertedPuts).
+	asserted bool
+	param    int // index of arg among the call's arguments, or -1 (closure binding)
 	// For a cond put: it puts on every path where the boolean condOn (a
 	// parameter or free variable of the caller) is condWhen.
 	condOn    ssa.Value
@@ -504,6 +507,14 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 			if obj := c.cleanupPut(com); obj != nil {
 				// defer cleanup() for body, cleanup := ReadAll(r).
 				puts = append(puts, putSite{instr: ci, key: objKey{obj, false}, arg: obj, deferred: deferred, param: -1})
+				continue
+			}
+			if deferred && com.IsInvoke() {
+				// defer closer.Close() on an interface whose dynamic
+				// value the function also asserts to a type of the
+				// package (case *jsonOutBuffer:): that type's method
+				// puts it (aws/aws-lambda-go#639).
+				puts = append(puts, c.assertedPuts(fn, ci)...)
 				continue
 			}
 			ce, ok := c.calleeOf(com)
@@ -571,6 +582,75 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 	}
 	sort.SliceStable(puts, func(i, j int) bool { return puts[i].instr.Pos() < puts[j].instr.Pos() })
 	return puts, gets
+}
+
+// assertedPuts returns, for a deferred interface method call ci, a Put
+// of each value fn asserts the same interface value to a pointer type of
+// the package whose method of that name puts its receiver on every path.
+func (c *checker) assertedPuts(fn *ssa.Function, ci ssa.CallInstruction) []putSite {
+	com := ci.Common()
+	origin := com.Value
+	if ex, ok := origin.(*ssa.Extract); ok && ex.Index == 0 {
+		if ta, ok := ex.Tuple.(*ssa.TypeAssert); ok {
+			origin = ta.X // closer, ok := response.(io.Closer)
+		}
+	}
+	var out []putSite
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			ta, ok := instr.(*ssa.TypeAssert)
+			if !ok || ta.X != origin || types.IsInterface(ta.AssertedType) {
+				continue
+			}
+			ptr, ok := ta.AssertedType.(*types.Pointer)
+			if !ok {
+				continue
+			}
+			n, ok := types.Unalias(ptr.Elem()).(*types.Named)
+			if !ok || n.Obj().Pkg() != c.pass.Pkg {
+				continue
+			}
+			sel := types.NewMethodSet(ptr).Lookup(c.pass.Pkg, com.Method.Name())
+			if sel == nil {
+				continue
+			}
+			m, _ := sel.Obj().(*types.Func)
+			if m == nil {
+				continue
+			}
+			s := c.byObj[m]
+			if s == nil {
+				continue
+			}
+			pp, ok := s.putParams[0]
+			if !ok || pp.cond || pp.field {
+				continue
+			}
+			var v ssa.Value = ta
+			if ta.CommaOk {
+				v = extractOf(ta, 0)
+				if v == nil {
+					continue
+				}
+			}
+			// The key is the interface value: it exists where the defer
+			// is registered, and the asserted value is an alias of it.
+			out = append(out, putSite{instr: ci, args: []ssa.Value{v}, key: objKey{origin, false}, arg: v, deferred: true, resets: pp.resets, param: 0, asserted: true})
+		}
+	}
+	return out
+}
+
+// extractOf returns the Extract of component i of the tuple v, or nil.
+func extractOf(v ssa.Value, i int) ssa.Value {
+	if refs := v.Referrers(); refs != nil {
+		for _, r := range *refs {
+			if ex, ok := r.(*ssa.Extract); ok && ex.Index == i {
+				return ex
+			}
+		}
+	}
+	return nil
 }
 
 // assertedKey returns, for an interface value that is asserted once to a
