@@ -147,28 +147,15 @@ func (c *checker) borrowedField(addr ssa.Value) bool {
 	}
 	if c.borrowed == nil {
 		c.borrowed = map[[2]any]bool{}
-		for _, fn := range c.funcs {
-			for _, b := range fn.Blocks {
-				for _, instr := range b.Instrs {
-					st, ok := instr.(*ssa.Store)
-					if !ok {
-						continue
-					}
-					sfa, ok := st.Addr.(*ssa.FieldAddr)
-					if !ok {
-						continue
-					}
-					v := unslice(st.Val)
-					prm, ok := v.(*ssa.Parameter)
-					if !ok || isReceiver(prm) || !sharesBacking(prm.Type()) {
-						continue
-					}
-					if sn, ok := types.Unalias(derefType(sfa.X.Type())).(*types.Named); ok {
-						c.borrowed[[2]any{sn.Origin().Obj(), sfa.Field}] = true
-					}
-				}
+		c.eachFieldStore(func(_ *ssa.Function, st *ssa.Store, sfa *ssa.FieldAddr) {
+			prm, ok := unslice(st.Val).(*ssa.Parameter)
+			if !ok || isReceiver(prm) || !sharesBacking(prm.Type()) {
+				return
 			}
-		}
+			if sn, ok := types.Unalias(derefType(sfa.X.Type())).(*types.Named); ok {
+				c.borrowed[[2]any{sn.Origin().Obj(), sfa.Field}] = true
+			}
+		})
 	}
 	return c.borrowed[[2]any{n.Origin().Obj(), fa.Field}]
 }

@@ -2271,27 +2271,19 @@ func (c *checker) clearedOnReuse(t types.Type, f int) bool {
 	}
 	if c.cleared == nil {
 		c.cleared = map[[2]any]bool{}
-		for _, fn := range c.funcs {
-			for _, b := range fn.Blocks {
-				for _, instr := range b.Instrs {
-					st, ok := instr.(*ssa.Store)
-					if !ok {
-						continue
-					}
-					k, ok := st.Val.(*ssa.Const)
-					if !ok || k.Value != nil && (k.Value.Kind() != constant.Bool || constant.BoolVal(k.Value)) {
-						continue // not false, nil or a zero struct
-					}
-					at, field := st.Addr.Type(), -1
-					if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
-						at, field = fa.X.Type(), fa.Field
-					}
-					if sn, ok := types.Unalias(derefType(at)).(*types.Named); ok {
-						c.cleared[[2]any{sn.Origin().Obj(), field}] = true
-					}
-				}
+		c.eachStore(func(_ *ssa.Function, st *ssa.Store) {
+			k, ok := st.Val.(*ssa.Const)
+			if !ok || k.Value != nil && (k.Value.Kind() != constant.Bool || constant.BoolVal(k.Value)) {
+				return // not false, nil or a zero struct
 			}
-		}
+			at, field := st.Addr.Type(), -1
+			if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
+				at, field = fa.X.Type(), fa.Field
+			}
+			if sn, ok := types.Unalias(derefType(at)).(*types.Named); ok {
+				c.cleared[[2]any{sn.Origin().Obj(), field}] = true
+			}
+		})
 	}
 	o := n.Origin().Obj()
 	return c.cleared[[2]any{o, f}] || c.cleared[[2]any{o, -1}]

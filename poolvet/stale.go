@@ -762,13 +762,20 @@ func (c *checker) appendsCallerValues(ref fieldRef) bool {
 // eachFieldStore calls f for each store into a field (x.f = v) in the
 // functions of the package.
 func (c *checker) eachFieldStore(f func(fn *ssa.Function, st *ssa.Store, fa *ssa.FieldAddr)) {
+	c.eachStore(func(fn *ssa.Function, st *ssa.Store) {
+		if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
+			f(fn, st, fa)
+		}
+	})
+}
+
+// eachStore calls f for each store in the functions of the package.
+func (c *checker) eachStore(f func(fn *ssa.Function, st *ssa.Store)) {
 	for _, fn := range c.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if st, ok := instr.(*ssa.Store); ok {
-					if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
-						f(fn, st, fa)
-					}
+					f(fn, st)
 				}
 			}
 		}
