@@ -1007,6 +1007,26 @@ func (c *checker) appendsInLoop(fn *ssa.Function, key objKey) bool {
 	return false
 }
 
+// sizedFrom reports whether the size v is computed, depth operations
+// deep, from cap or len of another load of the field at fa (2*cap(a.buf)+n).
+func sizedFrom(v ssa.Value, fa *ssa.FieldAddr, depth int) bool {
+	if depth < 0 || v == nil {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Convert:
+		return sizedFrom(x.X, fa, depth-1)
+	case *ssa.BinOp:
+		return sizedFrom(x.X, fa, depth-1) || sizedFrom(x.Y, fa, depth-1)
+	case *ssa.Call:
+		if bi, ok := x.Call.Value.(*ssa.Builtin); ok && (bi.Name() == "cap" || bi.Name() == "len") && len(x.Call.Args) == 1 {
+			ld, ok := x.Call.Args[0].(*ssa.UnOp)
+			return ok && ld.Op == token.MUL && sameAddr(ld.X, fa, 0)
+		}
+	}
+	return false
+}
+
 // derefLoc reports whether x loads what another load of the same location
 // as v points to: cap(*p.bp) for a Put of p.bp.
 func derefLoc(x, v ssa.Value) bool {
@@ -1356,6 +1376,20 @@ func (c *checker) growingField(t types.Type) (field, method string, ok bool) {
 								cleared[[2]any{n.Origin().Obj(), fa.Field}] = true
 							}
 						}
+						// a.buf = make([]byte, 2*cap(a.buf)+n) in a method:
+						// the field grows from its own size to what the
+						// caller asks for (kubernetes/kubernetes#141299's
+						// Allocator). A size that does not depend on the
+						// field's (an alphabet's length) is not growth.
+						if fa, ok := st.Addr.(*ssa.FieldAddr); ok && fn.Signature.Recv() != nil && len(fn.Params) > 0 && fa.X == fn.Params[0] {
+							if ms, ok := st.Val.(*ssa.MakeSlice); ok && isByteSlice(ms.Type()) && (sizedFrom(ms.Len, fa, 4) || sizedFrom(ms.Cap, fa, 4)) {
+								n, ok1 := types.Unalias(derefType(fa.X.Type())).(*types.Named)
+								sst, ok2 := derefStruct(fa.X.Type())
+								if ok1 && ok2 && fa.Field < sst.NumFields() && n.Obj().Pkg() == c.pass.Pkg {
+									cands = append(cands, cand{n.Origin().Obj(), fa.Field, sst.Field(fa.Field).Name(), displayName(fn) + " makes it the size its caller asks for", false})
+								}
+							}
+						}
 						continue
 					}
 					call, ok := instr.(*ssa.Call)
@@ -1403,7 +1437,7 @@ func (c *checker) growingField(t types.Type) (field, method string, ok bool) {
 						continue
 					}
 					// cap(x.f) or len(x.f) compared anywhere bounds the type.
-					if !helper && (bi.Name() == "cap" || bi.Name() == "len") && comparedToBound(call) {
+					if !helper && (bi.Name() == "cap" || bi.Name() == "len") && comparedToBound(call) && !onlyComparedToRequest(call) {
 						if ld, ok := call.Call.Args[0].(*ssa.UnOp); ok && ld.Op == token.MUL {
 							if fa, ok := ld.X.(*ssa.FieldAddr); ok {
 								if n, ok := types.Unalias(derefType(fa.X.Type())).(*types.Named); ok {
@@ -1744,6 +1778,31 @@ func compared(ci ssa.CallInstruction) bool { return comparedWith(ci, false) }
 // so a comparison with a constant below 64 does not count
 // (uber-go/zap#134's addKey).
 func comparedToBound(ci ssa.CallInstruction) bool { return comparedWith(ci, true) }
+
+// onlyComparedToRequest reports whether every comparison of the result of
+// call is with a size the caller passed (if cap(a.buf) >= n { reuse }):
+// a test of whether the buffer fits a request, not a bound on it.
+func onlyComparedToRequest(call *ssa.Call) bool {
+	found := false
+	for _, ref := range *call.Referrers() {
+		x, ok := ref.(*ssa.BinOp)
+		if !ok {
+			continue
+		}
+		switch x.Op {
+		case token.LSS, token.GTR, token.LEQ, token.GEQ:
+			other := x.Y
+			if other == ssa.Value(call) {
+				other = x.X
+			}
+			if !fromCaller(other) {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
+}
 
 // comparedWith is compared, leaving out comparisons with a constant below
 // 64 when skipSmall is set; the comparison of a loop index with the length
