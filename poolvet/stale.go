@@ -1074,6 +1074,28 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 			}
 		}
 	}
+	if fv, ok := p.key.v.(*ssa.FreeVar); ok && reset == nil && p.key.cell {
+		// A deferred closure that puts what its enclosing function got
+		// and reset after the Get (ctx.Reset(rw, r); defer func() {
+		// ...; pool.Put(ctx) }(), astaxie/beego#1862): that Reset.
+		if b := closureBinding(fn, fv); b != nil {
+			parent := fn.Parent()
+			pal := c.aliasesOf(parent, objKey{b, true}, true)
+			for _, blk := range parent.Blocks {
+				for _, instr := range blk.Instrs {
+					ci, ok := instr.(ssa.CallInstruction)
+					if !ok {
+						continue
+					}
+					g := ci.Common().StaticCallee()
+					if g != nil && g.Pkg != nil && g.Pkg.Pkg == c.pass.Pkg && g.Signature.Recv() != nil && isResetName(g.Name()) &&
+						len(ci.Common().Args) > 0 && pal[ci.Common().Args[0]] && types.Identical(ci.Common().Args[0].Type(), objT) {
+						reset, resetAt = g, ci.Pos()
+					}
+				}
+			}
+		}
+	}
 	tn := n.Origin().Obj()
 	if reset == nil {
 		// The Put's own function clears field by field (two fields or
@@ -1455,18 +1477,27 @@ func assignedOnce(fn *ssa.Function, v ssa.Value) bool {
 	case *ssa.Alloc:
 		return onlyStored(x) != nil
 	case *ssa.FreeVar:
-		i := slices.Index(fn.FreeVars, x)
-		parent := fn.Parent()
-		if i < 0 || parent == nil {
-			return false
-		}
-		for _, b := range parent.Blocks {
-			for _, instr := range b.Instrs {
-				if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn && i < len(mc.Bindings) {
-					return assignedOnce(parent, mc.Bindings[i])
-				}
-			}
+		if b := closureBinding(fn, x); b != nil {
+			return assignedOnce(fn.Parent(), b)
 		}
 	}
 	return false
+}
+
+// closureBinding returns what the enclosing function binds to the free
+// variable fv of the function literal fn, or nil.
+func closureBinding(fn *ssa.Function, fv *ssa.FreeVar) ssa.Value {
+	i := slices.Index(fn.FreeVars, fv)
+	parent := fn.Parent()
+	if i < 0 || parent == nil {
+		return nil
+	}
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn && i < len(mc.Bindings) {
+				return mc.Bindings[i]
+			}
+		}
+	}
+	return nil
 }

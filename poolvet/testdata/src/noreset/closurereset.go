@@ -75,3 +75,36 @@ func readLimited2(src io.Reader, owner any, sink func(io.Reader) error) error {
 	}()
 	return sink(r)
 }
+
+// The Reset after Get in the enclosing function, the Put in a deferred
+// closure that drops only the request (astaxie/beego#1862): the token that
+// a method caches stays for the next user.
+type tokenCtx struct {
+	req   any
+	out   []byte
+	token string
+}
+
+func (c *tokenCtx) Reset(req any) {
+	c.req = req
+	c.out = c.out[:0]
+}
+
+func (c *tokenCtx) Token(newToken func() string) string {
+	if c.token == "" {
+		c.token = newToken()
+	}
+	return c.token
+}
+
+var tokenCtxPool = sync.Pool{New: func() any { return new(tokenCtx) }}
+
+func serveToken(req any, newToken func() string) string {
+	c := tokenCtxPool.Get().(*tokenCtx)
+	c.Reset(req)
+	defer func() {
+		c.req = nil
+		tokenCtxPool.Put(c) // want `c goes back to the pool with field token, which Token sets, never cleared`
+	}()
+	return c.Token(newToken)
+}
