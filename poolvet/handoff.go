@@ -583,9 +583,6 @@ func appendsAlias(v ssa.Value, alias func(ssa.Value) bool) bool {
 	if !ok {
 		return false
 	}
-	if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "append" || len(call.Call.Args) < 2 {
-		return false
-	}
 	for _, e := range appendedElems(call) {
 		if alias(e) {
 			return true

@@ -5,7 +5,6 @@ import (
 	"go/types"
 	"math/bits"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -512,21 +511,40 @@ func fieldRefOf(fa *ssa.FieldAddr) (fieldRef, bool) {
 // reslice describes x.f = x.f[:n]: the field and whether n is the constant
 // 0. ok is false for other stores.
 func reslice(st *ssa.Store) (fa *ssa.FieldAddr, zero, ok bool) {
-	fa, isField := st.Addr.(*ssa.FieldAddr)
+	fa, sl, from, ok := truncStore(st)
+	if !ok || !sameAddr(from, fa, 0) || !refSlice(fa) {
+		return nil, false, false
+	}
+	return fa, zeroHigh(sl), true
+}
+
+// truncStore returns, for a store into a field of a load re-sliced from 0
+// (x.f = y.g[:n]), the field stored into, the re-slice, and the address
+// loaded (&y.g).
+func truncStore(st *ssa.Store) (into *ssa.FieldAddr, sl *ssa.Slice, from ssa.Value, ok bool) {
+	into, isField := st.Addr.(*ssa.FieldAddr)
 	sl, isSlice := st.Val.(*ssa.Slice)
 	if !isField || !isSlice || sl.Low != nil || sl.High == nil || sl.Max != nil {
-		return nil, false, false
+		return nil, nil, nil, false
 	}
 	load, isLoad := sl.X.(*ssa.UnOp)
-	if !isLoad || load.Op != token.MUL || !sameAddr(load.X, fa, 0) {
-		return nil, false, false
+	if !isLoad || load.Op != token.MUL {
+		return nil, nil, nil, false
 	}
-	s, isSliceT := fa.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Slice)
-	if !isSliceT || !hasPointers(s.Elem()) && !isString(s.Elem()) {
-		return nil, false, false
-	}
+	return into, sl, load.X, true
+}
+
+// refSlice reports whether the field at fa is a slice whose elements point
+// elsewhere (pointers, or strings).
+func refSlice(fa *ssa.FieldAddr) bool {
+	s, ok := fa.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Slice)
+	return ok && (hasPointers(s.Elem()) || isString(s.Elem()))
+}
+
+// zeroHigh reports whether the re-slice sl ends at the constant 0.
+func zeroHigh(sl *ssa.Slice) bool {
 	k, isConst := sl.High.(*ssa.Const)
-	return fa, isConst && k.Value != nil && k.Value.String() == "0", true
+	return isConst && k.Value != nil && k.Value.String() == "0"
 }
 
 // litReslice is reslice for a field of a composite literal copied over
@@ -534,28 +552,19 @@ func reslice(st *ssa.Store) (fa *ssa.FieldAddr, zero, ok bool) {
 // the literal's field holds the object's field re-sliced, and fa is the
 // object's field.
 func litReslice(st *ssa.Store, isObj func(ssa.Value) bool) (fa *ssa.FieldAddr, copied *ssa.Store, zero, ok bool) {
-	lf, isField := st.Addr.(*ssa.FieldAddr)
-	sl, isSlice := st.Val.(*ssa.Slice)
-	if !isField || !isSlice || sl.Low != nil || sl.High == nil || sl.Max != nil {
+	lf, sl, from, ok := truncStore(st)
+	if !ok {
 		return nil, nil, false, false
 	}
 	lit, isAlloc := lf.X.(*ssa.Alloc)
-	load, isLoad := sl.X.(*ssa.UnOp)
-	if !isAlloc || !isLoad || load.Op != token.MUL {
-		return nil, nil, false, false
-	}
-	fa, isField = load.X.(*ssa.FieldAddr)
-	if !isField || fa.Field != lf.Field || !types.Identical(fa.X.Type(), lit.Type()) || !isObj(fa.X) {
+	fa, isField := from.(*ssa.FieldAddr)
+	if !isAlloc || !isField || fa.Field != lf.Field || !types.Identical(fa.X.Type(), lit.Type()) || !isObj(fa.X) || !refSlice(fa) {
 		return nil, nil, false, false
 	}
 	if copied = copiedOver(lit, isObj); copied == nil {
 		return nil, nil, false, false
 	}
-	if s, isSliceT := fa.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Slice); !isSliceT || !hasPointers(s.Elem()) && !isString(s.Elem()) {
-		return nil, nil, false, false
-	}
-	k, isConst := sl.High.(*ssa.Const)
-	return fa, copied, isConst && k.Value != nil && k.Value.String() == "0", true
+	return fa, copied, zeroHigh(sl), true
 }
 
 // copiedOver returns the store that copies the local struct lit over the
@@ -685,14 +694,9 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 		if p.prim == nil || p.prim.kind == kindByte || c.poolResets(p.prim, p.args) {
 			continue
 		}
-		isObj := func(v ssa.Value) bool { return c.flowsFrom(v, p.key.v) }
-		if p.key.cell {
-			// A variable assigned once (a := get(); defer func() { ...;
-			// Put(a) }()): its loads are the object.
-			if !assignedOnce(fn, p.key.v) {
-				continue
-			}
-			isObj = func(v ssa.Value) bool { ld, ok := v.(*ssa.UnOp); return ok && ld.Op == token.MUL && ld.X == p.key.v }
+		isObj, _, ok := c.objValues(fn, p)
+		if !ok {
+			continue
 		}
 		if c.truncatedElems(fn, p) {
 			c.report(checkNoReset, p.instr.Pos(), nil,
@@ -1031,16 +1035,9 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 	if p.prim == nil || p.field || p.prim.kind == kindByte {
 		return
 	}
-	objT := p.key.v.Type()
-	isObj := func(v ssa.Value) bool { return c.flowsFrom(v, p.key.v) }
-	if p.key.cell {
-		// A variable assigned once, captured by a deferred closure
-		// that resets and puts it: its loads are the object.
-		if !assignedOnce(fn, p.key.v) {
-			return
-		}
-		objT = derefType(objT)
-		isObj = func(v ssa.Value) bool { ld, ok := v.(*ssa.UnOp); return ok && ld.Op == token.MUL && ld.X == p.key.v }
+	isObj, objT, ok := c.objValues(fn, p)
+	if !ok {
+		return
 	}
 	st, ok := derefStruct(objT)
 	n, ok2 := types.Unalias(derefType(objT)).(*types.Named)
@@ -1062,13 +1059,7 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 					return // *obj = T{}
 				}
 			case ssa.CallInstruction:
-				g := x.Common().StaticCallee()
-				if g == nil || g.Pkg == nil || g.Pkg.Pkg != c.pass.Pkg || g.Signature.Recv() == nil ||
-					len(x.Common().Args) == 0 || !al[x.Common().Args[0]] ||
-					!types.Identical(x.Common().Args[0].Type(), objT) {
-					continue // a method of the object, not of one of its fields (b.inputs.clear())
-				}
-				if isResetName(g.Name()) {
+				if g := c.resetOf(x, al, objT); g != nil {
 					reset, resetAt = g, x.Pos()
 				}
 			}
@@ -1078,19 +1069,15 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 		// A deferred closure that puts what its enclosing function got
 		// and reset after the Get (ctx.Reset(rw, r); defer func() {
 		// ...; pool.Put(ctx) }(), astaxie/beego#1862): that Reset.
-		if b := closureBinding(fn, fv); b != nil {
+		for _, b := range bindingsOf(fn, fv) {
 			parent := fn.Parent()
 			pal := c.aliasesOf(parent, objKey{b, true}, true)
 			for _, blk := range parent.Blocks {
 				for _, instr := range blk.Instrs {
-					ci, ok := instr.(ssa.CallInstruction)
-					if !ok {
-						continue
-					}
-					g := ci.Common().StaticCallee()
-					if g != nil && g.Pkg != nil && g.Pkg.Pkg == c.pass.Pkg && g.Signature.Recv() != nil && isResetName(g.Name()) &&
-						len(ci.Common().Args) > 0 && pal[ci.Common().Args[0]] && types.Identical(ci.Common().Args[0].Type(), objT) {
-						reset, resetAt = g, ci.Pos()
+					if ci, ok := instr.(ssa.CallInstruction); ok {
+						if g := c.resetOf(ci, pal, objT); g != nil {
+							reset, resetAt = g, ci.Pos()
+						}
 					}
 				}
 			}
@@ -1477,27 +1464,44 @@ func assignedOnce(fn *ssa.Function, v ssa.Value) bool {
 	case *ssa.Alloc:
 		return onlyStored(x) != nil
 	case *ssa.FreeVar:
-		if b := closureBinding(fn, x); b != nil {
-			return assignedOnce(fn.Parent(), b)
+		bs := bindingsOf(fn, x)
+		for _, b := range bs {
+			if !assignedOnce(fn.Parent(), b) {
+				return false
+			}
 		}
+		return len(bs) > 0
 	}
 	return false
 }
 
-// closureBinding returns what the enclosing function binds to the free
-// variable fv of the function literal fn, or nil.
-func closureBinding(fn *ssa.Function, fv *ssa.FreeVar) ssa.Value {
-	i := slices.Index(fn.FreeVars, fv)
-	parent := fn.Parent()
-	if i < 0 || parent == nil {
+// objValues returns how to tell the values of the object p puts in fn
+// (what flows from its key), and the object's type. For a variable
+// assigned once and captured by a deferred closure that puts it (a :=
+// get(); defer func() { ...; Put(a) }()), its loads are the object; a
+// variable assigned more than once is not followed (ok false).
+func (c *checker) objValues(fn *ssa.Function, p *putSite) (isObj func(ssa.Value) bool, objT types.Type, ok bool) {
+	if !p.key.cell {
+		return func(v ssa.Value) bool { return c.flowsFrom(v, p.key.v) }, p.key.v.Type(), true
+	}
+	if !assignedOnce(fn, p.key.v) {
+		return nil, nil, false
+	}
+	return func(v ssa.Value) bool {
+		ld, ok := v.(*ssa.UnOp)
+		return ok && ld.Op == token.MUL && ld.X == p.key.v
+	}, derefType(p.key.v.Type()), true
+}
+
+// resetOf returns the reset-named method of the package that ci calls on
+// the object (al holds its aliases, objT its type), or nil. A method of
+// one of its fields (b.inputs.clear()) is not one.
+func (c *checker) resetOf(ci ssa.CallInstruction, al map[ssa.Value]bool, objT types.Type) *ssa.Function {
+	com := ci.Common()
+	g := com.StaticCallee()
+	if g == nil || g.Pkg == nil || g.Pkg.Pkg != c.pass.Pkg || g.Signature.Recv() == nil || !isResetName(g.Name()) ||
+		len(com.Args) == 0 || !al[com.Args[0]] || !types.Identical(com.Args[0].Type(), objT) {
 		return nil
 	}
-	for _, b := range parent.Blocks {
-		for _, instr := range b.Instrs {
-			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn && i < len(mc.Bindings) {
-				return mc.Bindings[i]
-			}
-		}
-	}
-	return nil
+	return g
 }
