@@ -33,8 +33,8 @@ func (s *Stream) Send(msg []byte) error {
 	b = binary.BigEndian.AppendUint32(b, uint32(len(msg)))
 	b = append(b, msg...)
 	_, err := s.w.Write(b)
-	if cap(b) <= maxPooled {
-		*bp = b[:0]
+	*bp = b[:0]
+	if cap(*bp) <= maxPooled {
 		sendPool.Put(bp)
 	}
 	return err
