@@ -143,6 +143,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, fn := range c.funcs {
 		c.checkFunc(fn)
 	}
+	c.checkKeptFieldElsewhere()
 	return nil, nil
 }
 
