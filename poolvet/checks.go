@@ -39,6 +39,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkCachedPut(puts)
 	c.checkFieldPutAgain(fn)
 	c.checkHandedPut(fn, puts)
+	c.checkCallbackPut(fn, puts)
 	c.checkKeptFieldUse(fn, puts)
 	c.checkNoReset(fn, puts, gets)
 	if *enabled[checkNoReset] {
