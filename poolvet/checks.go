@@ -40,6 +40,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkFieldPutAgain(fn)
 	c.checkHandedPut(fn, puts)
 	c.checkCallbackPut(fn, puts)
+	c.checkElemHeldElsewhere(fn, puts)
 	c.checkKeptFieldUse(fn, puts)
 	c.checkNoReset(fn, puts, gets)
 	if *enabled[checkNoReset] {
