@@ -95,9 +95,11 @@ func (c *checker) aliasesOf(fn *ssa.Function, key objKey, may bool) map[ssa.Valu
 					add(x)
 				}
 			case *ssa.Phi:
+				// A nil edge holds nothing: the variable holds the
+				// object or nothing (if bad { errs = append(errs, &Detail{Value: body}) }).
 				all := true
 				for _, e := range x.Edges {
-					if e != x && !set[e] {
+					if e != x && !set[e] && !isNil(e) {
 						all = false
 					}
 				}
