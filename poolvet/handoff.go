@@ -331,11 +331,28 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 				if h, ok := c.callHandsOff(&x.Call, alias, holds); ok {
 					h.instr = x
 					out = append(out, h)
+					continue
+				}
+				// A method that keeps its argument in memory its receiver
+				// reaches, called on a package-level value
+				// (memory.Set(c.Cookie(), v)).
+				for _, a := range callArgs(&x.Call) {
+					if !alias(a) {
+						continue
+					}
+					if r, ok := c.retainingReceiver(&x.Call, a).(*ssa.UnOp); ok && r.Op == token.MUL {
+						if loc, ok := longLived(r.X); ok {
+							out = append(out, handOff{instr: x, what: loc + " (kept there by the call", to: loc + ", which outlives the call", store: true})
+							break
+						}
+					}
 				}
 			case *ssa.MapUpdate:
 				// cache[k] = b.Bytes() into a package-level map or a map
 				// field of the receiver.
-				if !alias(x.Value) || alias(x.Map) {
+				// A key that is a view of the object (an unsafe string
+				// over its bytes, gofiber/fiber#3828) is kept too.
+				if !alias(x.Value) && !alias(x.Key) || alias(x.Map) {
 					continue
 				}
 				if loc, ok := longLived(x.Map); ok && !deletesFrom(fn, x.Map) {
@@ -437,8 +454,8 @@ func calleeName(com *ssa.CallCommon) string {
 // may outlive it (a goroutine, a channel, net/http's transport, or a
 // function that does), on a path that returns without waiting for that
 // user. Parameters that fn puts into a pool itself are not among them, nor
-// stores into long-lived memory, which another call may clear, nor the
-// receiver: a type that runs goroutines of its own (an encoder's Close or
+// stores into long-lived memory other than package-level variables, which
+// another call may clear, nor the receiver: a type that runs goroutines of its own (an encoder's Close or
 // Write) has its own way to wait for them.
 func (c *checker) handsOffParams(fn *ssa.Function, s *summary) (map[int]bool, map[int]bool) {
 	if !c.mayHandOff(fn) {
@@ -452,7 +469,7 @@ func (c *checker) handsOffParams(fn *ssa.Function, s *summary) (map[int]bool, ma
 		t := c.newTracker(fn, objKey{prm, false})
 		success := true
 		for _, h := range c.handOffs(fn, t) {
-			if h.store {
+			if h.store && !strings.HasPrefix(h.what, "package-level ") {
 				continue
 			}
 			found, nilErr := c.returnsAfterHandOff(t, h.instr)
@@ -513,9 +530,19 @@ func (c *checker) mayHandOff(fn *ssa.Function) bool {
 						return true
 					}
 				}
+			case *ssa.MapUpdate:
+				// into a package-level map (a key that views the object)
+				if ld, ok := x.Map.(*ssa.UnOp); ok && ld.Op == token.MUL {
+					if _, ok := ld.X.(*ssa.Global); ok {
+						return true
+					}
+				}
 			case *ssa.Call:
 				if transportSinks[calleeName(&x.Call)] {
 					return true
+				}
+				if ce, ok := c.calleeOf(&x.Call); ok && ce.sum != nil && len(ce.sum.retainsIn) > 0 {
+					return true // on a package-level receiver: handOffs
 				}
 				if ce, ok := c.calleeOf(&x.Call); ok && ce.sum != nil && len(ce.sum.handsOff) > 0 {
 					return true

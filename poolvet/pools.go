@@ -1408,14 +1408,29 @@ func (c *checker) retainedParams(fn *ssa.Function) map[int]bool {
 	var out map[int]bool
 	for i := 1; i < len(fn.Params); i++ {
 		prm := fn.Params[i]
-		if !sharesBacking(prm.Type()) && !pointerLike(prm.Type()) {
+		// A string can be a view of pooled bytes (unsafe.String): kept as
+		// a map key or value, it is retained.
+		str := isString(prm.Type())
+		if !sharesBacking(prm.Type()) && !pointerLike(prm.Type()) && !str {
 			continue
 		}
 		al := c.aliasesOf(fn, objKey{prm, false}, true) // may: data = data[i+1:] in a loop
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
+				if mu, ok := instr.(*ssa.MapUpdate); ok && (al[mu.Key] || al[mu.Value]) {
+					// s.data[key] = v, the map a field of the receiver.
+					if ld, ok := mu.Map.(*ssa.UnOp); ok && ld.Op == token.MUL {
+						if fa, ok := ld.X.(*ssa.FieldAddr); ok && fa.X == recv {
+							if out == nil {
+								out = map[int]bool{}
+							}
+							out[i] = true
+						}
+					}
+					continue
+				}
 				st, ok := instr.(*ssa.Store)
-				if !ok || !al[st.Val] {
+				if !ok || !al[st.Val] || str {
 					continue
 				}
 				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && fa.X == recv {
