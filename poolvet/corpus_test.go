@@ -218,7 +218,7 @@ func TestCorpusHeldOut15(t *testing.T) {
 // TestCorpusHeldOut16 scores the sixteenth held-out part, written on
 // 2026-11-23 (ninth session) by three other helpers who did not read the
 // analyzer, from sources in none of the other parts, while part 15's
-// misses were fixed.
+// misses were fixed. Scored once at 1a9ce7f: 13/20.
 func TestCorpusHeldOut16(t *testing.T) {
 	if os.Getenv("POOLVET_HELDOUT") != "1" {
 		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
