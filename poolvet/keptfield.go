@@ -181,6 +181,9 @@ func (c *checker) checkKeptFieldElsewhere() {
 				c.reportOtherCalls(s, other)
 				continue
 			}
+			if c.reportPairedCalls(s, sites) {
+				continue
+			}
 			c.report(checkDoublePut, s.p.instr.Pos(), nil,
 				"%s puts %s back into the pool and leaves the field holding it, and %s (line %d) puts what that field holds too: the object can be put twice; clear the field after the Put",
 				s.fn.Name(), c.objName(s.p), displayName(other.fn), c.line(other.p.instr.Pos()))
@@ -383,4 +386,52 @@ func chainHas(chain map[ssa.Value]bool, v ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// reportPairedCalls reports the calls of s's function in a function that
+// also calls, or defers, another function that puts the field on the same
+// holder after it (defer b.Close(); return b.Commit(), where Commit puts
+// b.batch and leaves it: onflow/flow-go#7488), and says whether there was
+// one.
+func (c *checker) reportPairedCalls(s fieldPutSite, sites []fieldPutSite) bool {
+	putters := map[*ssa.Function]bool{}
+	for _, o := range sites {
+		if o.fn != s.fn && onReceiver(o) {
+			putters[o.fn] = true
+		}
+	}
+	found := false
+	for _, g := range c.funcs {
+		var calls, others []ssa.CallInstruction
+		for _, b := range g.Blocks {
+			for _, instr := range b.Instrs {
+				ci, ok := instr.(ssa.CallInstruction)
+				if !ok || len(ci.Common().Args) == 0 {
+					continue
+				}
+				switch callee := ci.Common().StaticCallee(); {
+				case callee == s.fn:
+					calls = append(calls, ci)
+				case putters[callee]:
+					others = append(others, ci)
+				}
+			}
+		}
+		for _, call := range calls {
+			for _, o := range others {
+				x, y := call.Common().Args[0], o.Common().Args[0]
+				if x != y && !sameLoc(x, y) {
+					continue
+				}
+				if isDefer(o) && mayPrecede(o, call) || !isDefer(o) && mayPrecede(call, o) {
+					c.report(checkDoublePut, call.Pos(), nil,
+						"%s puts what %s holds back into the pool and leaves the field holding it, and %s (line %d) puts what that field holds again: the object can be put twice; clear the field after the Put, or call one of the two",
+						s.fn.Name(), s.field.Name(), o.Common().StaticCallee().Name(), c.line(o.Pos()))
+					found = true
+					break
+				}
+			}
+		}
+	}
+	return found
 }
