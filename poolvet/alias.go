@@ -95,11 +95,13 @@ func (c *checker) aliasesOf(fn *ssa.Function, key objKey, may bool) map[ssa.Valu
 					add(x)
 				}
 			case *ssa.Phi:
-				// A nil edge holds nothing: the variable holds the
-				// object or nothing (if bad { errs = append(errs, &Detail{Value: body}) }).
+				// A nil edge of a slice that is appended to holds
+				// nothing: the slice holds the object or nothing (if bad
+				// { errs = append(errs, &Detail{Value: body}) }). Not a
+				// pointer set to nil after its Put (pmsg = nil).
 				all := true
 				for _, e := range x.Edges {
-					if e != x && !set[e] && !isNil(e) {
+					if e != x && !set[e] && !(isNil(e) && appendedPhi(x)) {
 						all = false
 					}
 				}
@@ -683,4 +685,27 @@ func hasResetMethod(t types.Type) bool {
 	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Reset")
 	fn, ok := obj.(*types.Func)
 	return ok && fn.Type().(*types.Signature).Params().Len() == 0
+}
+
+// appendedPhi reports whether phi is a slice whose non-nil edges are
+// appends to it (an accumulator: var errs []T; if c { errs = append(errs, x) }).
+func appendedPhi(phi *ssa.Phi) bool {
+	if _, ok := phi.Type().Underlying().(*types.Slice); !ok {
+		return false
+	}
+	n := 0
+	for _, e := range phi.Edges {
+		if isNil(e) || e == phi {
+			continue
+		}
+		call, ok := e.(*ssa.Call)
+		if !ok {
+			return false
+		}
+		if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "append" {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }

@@ -1409,7 +1409,9 @@ func (c *checker) retainedParams(fn *ssa.Function) map[int]bool {
 	for i := 1; i < len(fn.Params); i++ {
 		prm := fn.Params[i]
 		// A string can be a view of pooled bytes (unsafe.String): kept as
-		// a map key or value, it is retained.
+		// a key or value of a map field, it is retained. (Pointers kept in
+		// a map field are a registry that owns them: raft's pending
+		// entries.)
 		str := isString(prm.Type())
 		if !sharesBacking(prm.Type()) && !pointerLike(prm.Type()) && !str {
 			continue
@@ -1417,7 +1419,7 @@ func (c *checker) retainedParams(fn *ssa.Function) map[int]bool {
 		al := c.aliasesOf(fn, objKey{prm, false}, true) // may: data = data[i+1:] in a loop
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				if mu, ok := instr.(*ssa.MapUpdate); ok && (al[mu.Key] || al[mu.Value]) {
+				if mu, ok := instr.(*ssa.MapUpdate); ok && str && (al[mu.Key] || al[mu.Value]) {
 					// s.data[key] = v, the map a field of the receiver.
 					if ld, ok := mu.Map.(*ssa.UnOp); ok && ld.Op == token.MUL {
 						if fa, ok := ld.X.(*ssa.FieldAddr); ok && fa.X == recv {
@@ -2162,6 +2164,9 @@ func ofSize(v, obj ssa.Value, seen map[ssa.Value]bool, depth int) bool {
 		return rec(x.X) && rec(x.Y)
 	case *ssa.UnOp:
 		if x.Op == token.MUL {
+			if ia, ok := x.X.(*ssa.IndexAddr); ok {
+				return rec(ia) // a size-class table: poolSize[i]
+			}
 			return globalOf(x.X) != nil
 		}
 		return rec(x.X)
