@@ -113,7 +113,7 @@ func (c *checker) aliasesOf(fn *ssa.Function, key objKey, may bool) map[ssa.Valu
 					add(r) // d.Unmarshal(buf): d holds buf now
 				}
 				if c.aliasingCall(&x.Call, v) && !c.releasedHolder(fn, &x.Call, v) || keepsArg(&x.Call, v) || c.keptBy(&x.Call, v) || unsafeView(&x.Call) ||
-					appendsHeld(&x.Call, v) {
+					appendsHeld(&x.Call, v) || appendedSlice(x) == v && !c.inPackage(&x.Call) {
 					add(x)
 				}
 			case *ssa.Convert:
@@ -708,4 +708,12 @@ func appendedPhi(phi *ssa.Phi) bool {
 		n++
 	}
 	return n > 0
+}
+
+// inPackage reports whether com statically calls a function of the package
+// being checked (whose summary says what it does with its arguments: an
+// Append helper of the package may put the old buffer and return a new one).
+func (c *checker) inPackage(com *ssa.CallCommon) bool {
+	fn := com.StaticCallee()
+	return fn != nil && fn.Pkg != nil && fn.Pkg.Pkg == c.pass.Pkg
 }

@@ -1170,9 +1170,34 @@ func appendLike(call *ssa.Call) bool {
 	if callee == nil || callee.Signature.Recv() != nil {
 		return false
 	}
-	if strings.HasPrefix(callee.Name(), "Append") {
-		return true
+	return appendNamed(callee) || appendsFirst(callee)
+}
+
+// appendNamed reports whether fn is named Append...: strconv.AppendInt,
+// binary.BigEndian.AppendUint32.
+func appendNamed(fn *ssa.Function) bool { return strings.HasPrefix(fn.Name(), "Append") }
+
+// appendedSlice returns the []byte argument that an append-style call
+// extends and returns (see appendLike; a method named Append... given it
+// after its receiver, binary.BigEndian.AppendUint32(b, n)), or nil.
+func appendedSlice(call *ssa.Call) ssa.Value {
+	com := &call.Call
+	if com.IsInvoke() || len(com.Args) == 0 || !isByteSlice(call.Type()) {
+		return nil
 	}
+	if appendLike(call) {
+		return com.Args[0]
+	}
+	if callee := com.StaticCallee(); callee != nil && callee.Signature.Recv() != nil && appendNamed(callee) &&
+		len(com.Args) > 1 && isByteSlice(com.Args[1].Type()) {
+		return com.Args[1]
+	}
+	return nil
+}
+
+// appendsFirst reports whether fn returns its first parameter grown by
+// append.
+func appendsFirst(callee *ssa.Function) bool {
 	if len(callee.Params) == 0 || len(callee.Blocks) == 0 {
 		return false
 	}
@@ -1672,7 +1697,8 @@ func (c *checker) guardedBefore(fn *ssa.Function, key objKey, depth int, at ssa.
 				continue
 			}
 			if bi, ok := com.Value.(*ssa.Builtin); ok {
-				if (bi.Name() == "cap" || bi.Name() == "len") && (al[com.Args[0]] || sameLoc(com.Args[0], key.v) || derefLoc(com.Args[0], key.v)) && compared(ci) {
+				if (bi.Name() == "cap" || bi.Name() == "len") && (al[com.Args[0]] || sameLoc(com.Args[0], key.v) || derefLoc(com.Args[0], key.v)) && compared(ci) &&
+					!fitAndGrow(fn, ci, al) {
 					return true
 				}
 				continue
@@ -2567,6 +2593,54 @@ func (c *checker) hasRecvOutsideArgs(p *putSite, call *ast.CallExpr) bool {
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 		if s, ok := c.pass.TypesInfo.Selections[sel]; ok && s.Kind() == types.MethodVal {
 			return true
+		}
+	}
+	return false
+}
+
+// fitAndGrow reports whether every comparison of the size that ci computes
+// is with a value n that fn then makes the object at (if cap(*bp) < n {
+// *bp = make([]byte, n) }): a test of whether the buffer fits, after which
+// it is as large as the largest n, not a bound
+// (QuilibriumNetwork/monorepo#399).
+func fitAndGrow(fn *ssa.Function, ci ssa.CallInstruction, al map[ssa.Value]bool) bool {
+	call, ok := ci.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	found := false
+	for _, ref := range *call.Referrers() {
+		x, ok := ref.(*ssa.BinOp)
+		if !ok {
+			continue
+		}
+		switch x.Op {
+		case token.LSS, token.GTR, token.LEQ, token.GEQ:
+			other := x.Y
+			if other == ssa.Value(call) {
+				other = x.X
+			}
+			if !makesAt(fn, stripConv(other), al) {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
+}
+
+// makesAt reports whether fn stores into the object (one of al) a slice
+// made at length or capacity n.
+func makesAt(fn *ssa.Function, n ssa.Value, al map[ssa.Value]bool) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || !al[st.Addr] {
+				continue
+			}
+			if mk, ok := st.Val.(*ssa.MakeSlice); ok && (stripConv(mk.Len) == n || stripConv(mk.Cap) == n) {
+				return true
+			}
 		}
 	}
 	return false
