@@ -87,8 +87,12 @@ func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 				// The caller's writer, or one whose memory fn returns
 				// (gw.Reset(res); ...; return res.Bytes(),
 				// xitongsys/parquet-go#188).
-				if attachResets[calleeName(com)] && len(com.Args) == 2 && c.flowsFrom(com.Args[0], get) && (fromCaller(com.Args[1]) || c.returnedBy(fn, com.Args[1])) {
-					out = append(out, attach{resetField, "the " + com.Args[1].Type().String() + " given to Reset", false, call.Pos()})
+				if attachResets[calleeName(com)] && len(com.Args) == 2 && c.flowsFrom(com.Args[0], get) && (fromCaller(com.Args[1]) || c.returnedBy(fn, com.Args[1]) || c.gotFromPool(fn, com.Args[1])) {
+					what := "the " + com.Args[1].Type().String() + " given to Reset"
+					if c.gotFromPool(fn, com.Args[1]) {
+						what += " (an object of another pool)"
+					}
+					out = append(out, attach{resetField, what, false, call.Pos()})
 				}
 				continue
 			}
@@ -174,6 +178,55 @@ var attachResets = map[string]bool{
 	"compress/zlib.Writer.Reset":  true,
 }
 
+// gotFromPool reports whether v is an object fn got from a pool (a buffer
+// of another pool that a pooled writer is Reset onto: tinode/chat#988).
+func (c *checker) gotFromPool(fn *ssa.Function, v ssa.Value) bool {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+			continue
+		case *ssa.ChangeType:
+			v = x.X
+			continue
+		case *ssa.TypeAssert:
+			v = x.X
+			continue
+		case *ssa.UnOp:
+			// a variable a closure captured: what was stored into it
+			if a, ok := x.X.(*ssa.Alloc); ok && x.Op == token.MUL {
+				for _, st := range localStores(a) {
+					if c.gotFromPool(fn, st.Val) {
+						return true
+					}
+				}
+				return false
+			}
+		}
+		break
+	}
+	_, gets := c.sites(fn)
+	for _, g := range gets {
+		if ssa.Value(g.call) == v {
+			return true
+		}
+	}
+	return false
+}
+
+// localStores returns the stores into the local variable a.
+func localStores(a *ssa.Alloc) []*ssa.Store {
+	var out []*ssa.Store
+	if refs := a.Referrers(); refs != nil {
+		for _, r := range *refs {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == a {
+				out = append(out, st)
+			}
+		}
+	}
+	return out
+}
+
 // resetField is the field index of an attach made by an attachResets call.
 const resetField = -1
 
@@ -229,7 +282,7 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 				// object lets go of what it wrapped; Reset(w) of the
 				// caller's w attaches it again.
 				if attachResets[calleeName(com)] && len(com.Args) == 2 && (partOf(com.Args[0], al) || sameLoc(com.Args[0], p.key.v)) {
-					if !fromParam(com.Args[1]) && !c.returnedBy(fn, com.Args[1]) {
+					if !fromParam(com.Args[1]) && !c.returnedBy(fn, com.Args[1]) && !c.gotFromPool(fn, com.Args[1]) {
 						detached[resetField] = true
 					}
 					continue
