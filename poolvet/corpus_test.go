@@ -230,7 +230,7 @@ func TestCorpusHeldOut16(t *testing.T) {
 // TestCorpusHeldOut17 scores the seventeenth held-out part, written on
 // 2026-11-23 (ninth session) by three other helpers who did not read the
 // analyzer, from sources in none of the other parts, while part 16's
-// misses were fixed.
+// misses were fixed. Scored once at 0fc6f29: 14/26.
 func TestCorpusHeldOut17(t *testing.T) {
 	if os.Getenv("POOLVET_HELDOUT") != "1" {
 		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
