@@ -55,7 +55,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	for _, p := range puts {
 		c.checkNonPointer(p)
 		c.checkUnbounded(fn, p)
-		c.checkPutType(p)
+		c.checkPutType(fn, p)
 	}
 	for _, g := range gets {
 		c.checkGetType(g)
@@ -925,6 +925,10 @@ func poolID(v ssa.Value) any {
 		// var p = &sync.Pool{...}: *p is the pool; p names it.
 		if g := globalOf(x); g != nil && g != v {
 			return g
+		}
+		// cfg.pool of type *sync.Pool: the field names it.
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL && isPoolType(x.Type()) {
+			return poolID(fa)
 		}
 	case *ssa.FieldAddr:
 		if n, ok := types.Unalias(derefType(x.X.Type())).(*types.Named); ok {
@@ -2434,10 +2438,11 @@ func isNamed(t types.Type, path, name string) bool {
 
 // checkPutType reports values put into a sync.Pool whose type differs from
 // every type its New returns.
-func (c *checker) checkPutType(p putSite) {
+func (c *checker) checkPutType(fn *ssa.Function, p putSite) {
 	if p.prim != syncPut {
 		return
 	}
+	c.checkPutOther(fn, p)
 	mi, ok := p.arg.(*ssa.MakeInterface)
 	if !ok || containsTypeParam(mi.X.Type()) {
 		return
@@ -2454,6 +2459,62 @@ func (c *checker) checkPutType(p putSite) {
 	c.report(checkTypeMismatch, p.instr.Pos(), nil,
 		"%s of type %s is put into %s, whose New returns %s: a later Get's type assertion fails on it",
 		c.objName(&p), c.typeString(mi.X.Type()), name, c.typeString(news[0]))
+}
+
+// checkPutOther reports a Put of an interface value that did not come
+// from the pool into a pool the same function got an object from and
+// asserted to a concrete type: it puts the wrong variable (the caller's
+// source reader instead of the pooled reader, yarpc/yarpc-go#2426), and a
+// later Get's assertion fails on it.
+func (c *checker) checkPutOther(fn *ssa.Function, p putSite) {
+	v := p.arg
+	if ci, ok := v.(*ssa.ChangeInterface); ok {
+		v = ci.X
+	}
+	if !types.IsInterface(v.Type()) || isEmptyInterface(v.Type()) || len(p.args) == 0 {
+		return
+	}
+	id := poolID(p.args[0])
+	if id == nil {
+		return
+	}
+	_, gets := c.sites(fn)
+	for _, g := range gets {
+		if g.prim != syncGet || len(g.args) == 0 || poolID(g.args[0]) != id {
+			continue
+		}
+		t := assertedType(g.call)
+		if t == nil || types.IsInterface(t) {
+			continue
+		}
+		if c.flowsFrom(v, g.call) {
+			return
+		}
+		c.report(checkTypeMismatch, p.instr.Pos(), nil,
+			"%s (%s) is put into the pool that line %d takes a %s from, but it is not that object: a later Get's type assertion fails on it; put the object you got",
+			c.objName(&p), c.typeString(v.Type()), c.line(g.call.Pos()), c.typeString(t))
+		return
+	}
+}
+
+// assertedType returns the type a Get's result is asserted to, or nil.
+func assertedType(get *ssa.Call) types.Type {
+	refs := get.Referrers()
+	if refs == nil {
+		return nil
+	}
+	for _, r := range *refs {
+		if ta, ok := r.(*ssa.TypeAssert); ok {
+			return ta.AssertedType
+		}
+	}
+	return nil
+}
+
+// isEmptyInterface reports whether t is any.
+func isEmptyInterface(t types.Type) bool {
+	it, ok := t.Underlying().(*types.Interface)
+	return ok && it.NumMethods() == 0
 }
 
 // matchesAny reports whether a value of one of the types in news can satisfy

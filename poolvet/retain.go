@@ -94,6 +94,21 @@ func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 					}
 					out = append(out, attach{resetField, what, false, call.Pos()})
 				}
+				// A method of the package that stores a parameter into a
+				// field of its receiver (iter.ResetBytes(data): iter.buf =
+				// data, json-iterator/go#387).
+				if ce, ok := c.calleeOf(com); ok && ce.sum != nil && len(ce.sum.retainsIn) > 0 {
+					args := callArgs(com)
+					if len(args) > 0 && c.flowsFrom(args[0], get) {
+						for i := range ce.sum.retainsIn {
+							if i < len(args) && fromCaller(args[i]) && hasPointers(args[i].Type()) {
+								if f := storedField(com.StaticCallee(), i); f != nil {
+									out = append(out, attach{f.Field, "field " + fieldName(f) + " (set by " + com.StaticCallee().Name() + ")", false, call.Pos()})
+								}
+							}
+						}
+					}
+				}
 				continue
 			}
 			x, ok := instr.(*ssa.Store)
@@ -116,6 +131,26 @@ func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 		}
 	}
 	return out
+}
+
+// storedField returns the field of its receiver that g stores its
+// parameter i into as it is, or nil.
+func storedField(g *ssa.Function, i int) *ssa.FieldAddr {
+	if g == nil || i >= len(g.Params) || len(g.Params) == 0 {
+		return nil
+	}
+	for _, b := range g.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || unslice(st.Val) != g.Params[i] {
+				continue
+			}
+			if fa, ok := st.Addr.(*ssa.FieldAddr); ok && fa.X == g.Params[0] {
+				return fa
+			}
+		}
+	}
+	return nil
 }
 
 // returnedBy reports whether fn returns memory of the object v.
@@ -274,6 +309,19 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 						if partOf(a, al) {
 							for f := range clearedFields(g, g.Params[i]) {
 								detached[f] = true
+							}
+						}
+					}
+					// c.reset(nil, nil): a method that stores its
+					// parameters into fields of its receiver, given values
+					// that are not the caller's, replaces what they held.
+					if len(com.Args) > 0 && partOf(com.Args[0], al) {
+						for j := 1; j < len(com.Args); j++ {
+							if fromParam(com.Args[j]) {
+								continue
+							}
+							if f := storedField(g, j); f != nil {
+								detached[f.Field] = true
 							}
 						}
 					}

@@ -232,7 +232,9 @@ func compress(fail func() error) (out *bytes.Buffer, err error) {
 
 // A slice field that a method of the type sets to the caller's buffer
 // (mongo-driver's valueWriter.reset(dst)): returning it hands back the
-// caller's memory, which the next user replaces rather than reuses.
+// caller's memory, which the next user replaces rather than reuses (no
+// useafterput). The idle writer does keep the caller's buffer alive: that
+// noreset is true (json-iterator/go#387's shape).
 type valueWriter struct {
 	buf []byte
 	w   *bytes.Buffer
@@ -245,7 +247,7 @@ func (vw *valueWriter) reset(buf []byte) { vw.buf = buf }
 func putValueWriter(vw *valueWriter) {
 	if vw != nil {
 		vw.w = nil
-		vwPool.Put(vw)
+		vwPool.Put(vw) // want `vw goes back to the pool still holding, in field buf \(set by reset\)`
 	}
 }
 
