@@ -282,7 +282,7 @@ func (c *checker) checkCachedPut(puts []putSite) {
 			name = displayName(f)
 		}
 		c.report(checkDoublePut, c.putPos(p), nil,
-			"%s may be the receiver's %s, which %s returns as it is on some paths instead of a pooled object: the field keeps it, and the next call returns it to be put again; put only what came from the pool",
+			"%s may be the receiver's %s, which %s returns as it is rather than a fresh object from the pool: the field keeps it, and the next call returns it to be put again; put only what came from the pool",
 			c.objName(p), ce.sum.cached, name)
 	}
 }

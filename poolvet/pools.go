@@ -269,7 +269,7 @@ type summary struct {
 }
 
 func (s *summary) empty() bool {
-	return s == nil || len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets && !s.aliases && len(s.handsOff) == 0 && len(s.keeps) == 0 && len(s.retainsIn) == 0 && len(s.fieldPuts) == 0 && len(s.cleanup) == 0 && len(s.putsInto) == 0 && len(s.storesAt) == 0 && len(s.views) == 0
+	return s == nil || s.cached == "" && len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets && !s.aliases && len(s.handsOff) == 0 && len(s.keeps) == 0 && len(s.retainsIn) == 0 && len(s.fieldPuts) == 0 && len(s.cleanup) == 0 && len(s.putsInto) == 0 && len(s.storesAt) == 0 && len(s.views) == 0
 }
 
 func (s *summary) equal(t *summary) bool {
@@ -1272,8 +1272,40 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 		if s.gets && fn.Signature.Recv() != nil {
 			s.cached = cachedField(fn)
 		}
+		// A method that fills a field of its receiver from a pool once and
+		// returns that field every time (if p.buf == nil { p.buf =
+		// proc.NewBatch() }; ...; return p.buf): the receiver owns it
+		// (matrixorigin/matrixone#18078).
+		if !s.gets && fn.Signature.Recv() != nil {
+			if f := cachedField(fn); f != "" && c.fillsFieldFromPool(fn, gets, f) {
+				s.cached = f
+			}
+		}
 	}
 	return s
+}
+
+// fillsFieldFromPool reports whether fn stores into the field of its
+// receiver named f an object that one of gets returned.
+func (c *checker) fillsFieldFromPool(fn *ssa.Function, gets []getSite, f string) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			fa, ok := st.Addr.(*ssa.FieldAddr)
+			if !ok || fa.X != fn.Params[0] || fieldName(fa) != f {
+				continue
+			}
+			for _, g := range gets {
+				if c.flowsFrom(st.Val, g.call) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // cachedField returns the name of the field of fn's receiver that some

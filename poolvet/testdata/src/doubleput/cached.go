@@ -39,7 +39,7 @@ func (b *builder) pooledMap() map[string]string {
 
 func render(b *builder) int {
 	m := b.asMap()
-	defer mapPool.Put(m) // want `m may be the receiver's baseMap, which asMap returns as it is on some paths instead of a pooled object`
+	defer mapPool.Put(m) // want `m may be the receiver's baseMap, which asMap returns as it is rather than a fresh object from the pool`
 	return len(m)
 }
 
@@ -47,4 +47,68 @@ func renderPooled(b *builder) int {
 	m := b.pooledMap()
 	defer mapPool.Put(m)
 	return len(m)
+}
+
+// A child operator that fills a field from the pool once and returns it on
+// every call; the parent puts what it returns (matrixorigin/matrixone#18078).
+type opBatch struct{ rows []int64 }
+
+var opPool = sync.Pool{New: func() any { return new(opBatch) }}
+
+func newOpBatch() *opBatch {
+	b := opPool.Get().(*opBatch)
+	b.rows = b.rows[:0]
+	return b
+}
+
+type projection struct {
+	src [][]int64
+	buf *opBatch
+}
+
+func (p *projection) next() *opBatch {
+	if len(p.src) == 0 {
+		return nil
+	}
+	if p.buf == nil {
+		p.buf = newOpBatch()
+	}
+	p.buf.rows = append(p.buf.rows[:0], p.src[0]...)
+	p.src = p.src[1:]
+	return p.buf
+}
+
+func drainProjection(p *projection) (n int) {
+	for {
+		b := p.next()
+		if b == nil {
+			return n
+		}
+		n += len(b.rows)
+		opPool.Put(b) // want `b may be the receiver's buf, which next returns as it is rather than a fresh object from the pool`
+	}
+}
+
+// Silent: a child that hands out a fresh batch each call.
+type projection2 struct{ src [][]int64 }
+
+func (p *projection2) next() *opBatch {
+	if len(p.src) == 0 {
+		return nil
+	}
+	b := newOpBatch()
+	b.rows = append(b.rows, p.src[0]...)
+	p.src = p.src[1:]
+	return b
+}
+
+func drainProjection2(p *projection2) (n int) {
+	for {
+		b := p.next()
+		if b == nil {
+			return n
+		}
+		n += len(b.rows)
+		opPool.Put(b)
+	}
 }
