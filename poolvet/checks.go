@@ -36,7 +36,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkDeferOrder(fn, puts)
 	c.checkCloseAgain(fn, puts)
 	c.checkKeptList(fn, puts)
-	c.checkCachedPut(puts)
+	c.checkCachedPut(fn, puts)
 	c.checkFieldPutAgain(fn)
 	c.checkHandedPut(fn, puts)
 	c.checkCallbackPut(fn, puts)
@@ -266,15 +266,14 @@ func (c *checker) checkGuardedAgain(fn *ssa.Function, p *putSite, puts []putSite
 // object (if b.baseMap != nil { return b.baseMap }): the field keeps the
 // object, so the pool gets memory still in use, and the next call returns
 // it again to be put again (grafana/loki#11607).
-func (c *checker) checkCachedPut(puts []putSite) {
+func (c *checker) checkCachedPut(fn *ssa.Function, puts []putSite) {
 	for i := range puts {
 		p := &puts[i]
-		call, ok := p.key.v.(*ssa.Call)
-		if !ok || p.key.cell || p.field {
-			continue
+		if p.field || p.param < 0 {
+			continue // a closure's Put is reported inside the closure
 		}
-		ce, ok := c.calleeOf(&call.Call)
-		if !ok || ce.sum == nil || ce.sum.cached == "" {
+		call, ce := c.cachedSource(fn, p.key)
+		if call == nil {
 			continue
 		}
 		name := "the getter"
@@ -285,6 +284,71 @@ func (c *checker) checkCachedPut(puts []putSite) {
 			"%s may be the receiver's %s, which %s returns as it is rather than a fresh object from the pool: the field keeps it, and the next call returns it to be put again; put only what came from the pool",
 			c.objName(p), ce.sum.cached, name)
 	}
+}
+
+// cachedSource returns the call of a cached getter (summary.cached) that
+// the object of key comes from: the call itself, its first result
+// (v, err := e.Eval(bat)), or, for a variable a closure captured, what the
+// enclosing function stores into it (defer func() { source.Free() }();
+// source, err = e.Eval(bat): matrixorigin/matrixone#15711).
+func (c *checker) cachedSource(fn *ssa.Function, key objKey) (*ssa.Call, callee) {
+	from := func(v ssa.Value) (*ssa.Call, callee) {
+		if ex, ok := v.(*ssa.Extract); ok && ex.Index == 0 {
+			v = ex.Tuple
+		}
+		call, ok := v.(*ssa.Call)
+		if !ok || saysFromPool(call) {
+			return nil, callee{}
+		}
+		ce, ok := c.calleeOf(&call.Call)
+		if !ok || ce.sum == nil || ce.sum.cached == "" {
+			return nil, callee{}
+		}
+		return call, ce
+	}
+	if !key.cell {
+		return from(key.v)
+	}
+	cell := key.v
+	if fv, ok := cell.(*ssa.FreeVar); ok {
+		bs := bindingsOf(fn, fv)
+		if len(bs) != 1 {
+			return nil, callee{}
+		}
+		cell = bs[0]
+	}
+	a, ok := cell.(*ssa.Alloc)
+	if !ok {
+		return nil, callee{}
+	}
+	for _, st := range localStores(a) {
+		if call, ce := from(st.Val); call != nil {
+			return call, ce
+		}
+	}
+	return nil, callee{}
+}
+
+// saysFromPool reports whether the caller reads a bool result of call
+// (m, pooled := lbs.Map()): the getter says whether the object came from
+// the pool, as grafana/loki#11607's fix does.
+func saysFromPool(call *ssa.Call) bool {
+	tup, ok := call.Type().(*types.Tuple)
+	if !ok {
+		return false
+	}
+	refs := call.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if ex, ok := r.(*ssa.Extract); ok && ex.Index < tup.Len() && isBool(tup.At(ex.Index).Type()) {
+			if er := ex.Referrers(); er != nil && len(*er) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // checkDeferOrder reports a deferred call that uses the object of a

@@ -112,3 +112,41 @@ func drainProjection2(p *projection2) (n int) {
 		opPool.Put(b)
 	}
 }
+
+// The same getter result freed by a deferred closure that captured the
+// variable (matrixorigin/matrixone#15711).
+func (p *projection) evalTwo() (n int, err error) {
+	var first *opBatch
+	defer func() {
+		if first != nil {
+			opPool.Put(first) // want `first may be the receiver's buf, which next returns as it is rather than a fresh object from the pool`
+		}
+	}()
+	first = p.next()
+	if first == nil {
+		return 0, nil
+	}
+	return len(first.rows), nil
+}
+
+// Silent: a getter that says whether its result came from the pool, and a
+// caller that puts only then (grafana/loki#11607's fix).
+func (p *projection) nextPooled() (*opBatch, bool) {
+	if len(p.src) == 0 {
+		if p.buf == nil {
+			p.buf = newOpBatch()
+		}
+		return p.buf, false
+	}
+	return newOpBatch(), true
+}
+
+func useNext(p *projection) int {
+	b, pooled := p.nextPooled()
+	defer func() {
+		if pooled {
+			opPool.Put(b)
+		}
+	}()
+	return len(b.rows)
+}
