@@ -1320,11 +1320,29 @@ func cachedField(fn *ssa.Function) string {
 		if !ok || ld.Op != token.MUL || !pointerLike(ld.Type()) {
 			continue
 		}
-		if fa, ok := ld.X.(*ssa.FieldAddr); ok && fa.X == fn.Params[0] {
+		if fa, ok := ld.X.(*ssa.FieldAddr); ok && fa.X == fn.Params[0] && !movedOut(fn, ld, fa) {
 			return fieldName(fa)
 		}
 	}
 	return ""
+}
+
+// movedOut reports whether fn stores into the field fa after the load ld
+// (ret := gz.zr; gz.zr = nil; return ret, x/net's GzipReader.acquire):
+// the field no longer keeps what fn returns.
+func movedOut(fn *ssa.Function, ld *ssa.UnOp, fa *ssa.FieldAddr) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			if f, ok := st.Addr.(*ssa.FieldAddr); ok && f.X == fa.X && f.Field == fa.Field && mayPrecede(ld, st) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // returnsAlias reports whether result 0 of fn shares memory with its

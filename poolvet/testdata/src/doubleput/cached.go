@@ -150,3 +150,27 @@ func useNext(p *projection) int {
 	}()
 	return len(b.rows)
 }
+
+// Silent: a getter that moves the field's object out and clears the field
+// (x/net's GzipReader.acquire), with a release that puts it back.
+type lazyReader struct {
+	mu sync.Mutex
+	zr *opBatch
+}
+
+func (g *lazyReader) acquire() *opBatch {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.zr == nil {
+		g.zr = newOpBatch()
+	}
+	ret := g.zr
+	g.zr = nil
+	return ret
+}
+
+func (g *lazyReader) read() int {
+	b := g.acquire()
+	defer opPool.Put(b)
+	return len(b.rows)
+}
