@@ -1878,11 +1878,16 @@ func comparedToBound(ci ssa.CallInstruction) bool { return comparedWith(ci, true
 // onlyComparedToRequest reports whether every comparison of the result of
 // call is with a size the caller passed (if cap(a.buf) >= n { reuse }):
 // a test of whether the buffer fits a request, not a bound on it.
-func onlyComparedToRequest(call *ssa.Call) bool {
+func onlyComparedToRequest(call *ssa.Call) bool { return sizeComparedOnlyWith(call, fromCaller) }
+
+// sizeComparedOnlyWith reports whether call's result is compared (<, >,
+// <=, >=) at least once, and every such comparison is with a value for
+// which ok holds.
+func sizeComparedOnlyWith(call *ssa.Call, ok func(other ssa.Value) bool) bool {
 	found := false
 	for _, ref := range *call.Referrers() {
-		x, ok := ref.(*ssa.BinOp)
-		if !ok {
+		x, isBin := ref.(*ssa.BinOp)
+		if !isBin {
 			continue
 		}
 		switch x.Op {
@@ -1891,7 +1896,7 @@ func onlyComparedToRequest(call *ssa.Call) bool {
 			if other == ssa.Value(call) {
 				other = x.X
 			}
-			if !fromCaller(other) {
+			if !ok(other) {
 				return false
 			}
 			found = true
@@ -2730,28 +2735,7 @@ func (c *checker) hasRecvOutsideArgs(p *putSite, call *ast.CallExpr) bool {
 // (QuilibriumNetwork/monorepo#399).
 func fitAndGrow(fn *ssa.Function, ci ssa.CallInstruction, al map[ssa.Value]bool) bool {
 	call, ok := ci.(*ssa.Call)
-	if !ok {
-		return false
-	}
-	found := false
-	for _, ref := range *call.Referrers() {
-		x, ok := ref.(*ssa.BinOp)
-		if !ok {
-			continue
-		}
-		switch x.Op {
-		case token.LSS, token.GTR, token.LEQ, token.GEQ:
-			other := x.Y
-			if other == ssa.Value(call) {
-				other = x.X
-			}
-			if !makesAt(fn, stripConv(other), al) {
-				return false
-			}
-			found = true
-		}
-	}
-	return found
+	return ok && sizeComparedOnlyWith(call, func(n ssa.Value) bool { return makesAt(fn, stripConv(n), al) })
 }
 
 // makesAt reports whether fn stores into the object (one of al) a slice

@@ -92,43 +92,32 @@ func fieldVarChain(v ssa.Value) (ssa.Value, []*types.Var) {
 // the slice field q into the field path (or into a field of it that has the
 // element's type, through a call given the element: state{batch: r}).
 func (c *checker) storesElemAt(q *types.Var, path []*types.Var) *ssa.Store {
-	for _, fn := range c.funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				st, ok := instr.(*ssa.Store)
-				if !ok {
-					continue
-				}
-				fa, ok := st.Addr.(*ssa.FieldAddr)
-				if !ok {
-					continue
-				}
-				_, at := fieldAddrVars(fa)
-				if len(at) == 0 || len(at) > len(path) || !samePrefix(at, path) {
-					continue
-				}
-				isElem := func(v ssa.Value) bool {
-					_, f := elemField(v)
-					return f != nil && fieldVar(f) == q
-				}
-				switch rest := path[len(at):]; {
-				case len(rest) == 0 && isElem(st.Val):
-					return st
-				case len(rest) == 1:
-					call, ok := st.Val.(*ssa.Call)
-					if !ok || !types.Identical(rest[0].Type(), q.Type().Underlying().(*types.Slice).Elem()) {
-						continue
-					}
-					for _, a := range call.Call.Args {
-						if isElem(a) {
-							return st
-						}
-					}
+	isElem := func(v ssa.Value) bool {
+		_, f := elemField(v)
+		return f != nil && fieldVar(f) == q
+	}
+	var found *ssa.Store
+	c.eachFieldStore(func(_ *ssa.Function, st *ssa.Store, fa *ssa.FieldAddr) {
+		_, at := fieldAddrVars(fa)
+		if found != nil || len(at) == 0 || len(at) > len(path) || !samePrefix(at, path) {
+			return
+		}
+		switch rest := path[len(at):]; {
+		case len(rest) == 0 && isElem(st.Val):
+			found = st
+		case len(rest) == 1:
+			call, ok := st.Val.(*ssa.Call)
+			if !ok || !types.Identical(rest[0].Type(), q.Type().Underlying().(*types.Slice).Elem()) {
+				return
+			}
+			for _, a := range call.Call.Args {
+				if isElem(a) {
+					found = st
 				}
 			}
 		}
-	}
-	return nil
+	})
+	return found
 }
 
 // fieldAddrVars is fieldVarChain for a field address.
