@@ -2,6 +2,7 @@ package poolvet
 
 import (
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -99,7 +100,8 @@ func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 				// data, json-iterator/go#387).
 				if ce, ok := c.calleeOf(com); ok && ce.sum != nil && len(ce.sum.retainsIn) > 0 {
 					args := callArgs(com)
-					if len(args) > 0 && c.flowsFrom(args[0], get) {
+					_, sub := args0(args).(*ssa.FieldAddr) // a sub-object's method: its own field indexes
+					if len(args) > 0 && !sub && c.flowsFrom(args[0], get) {
 						for i := range ce.sum.retainsIn {
 							if i < len(args) && fromCaller(args[i]) && hasPointers(args[i].Type()) {
 								if f := storedField(com.StaticCallee(), i); f != nil {
@@ -305,8 +307,12 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 				// A function of the package that clears fields of the
 				// object it is passed (t.zero() setting t.ctx = nil).
 				if g := com.StaticCallee(); g != nil && g.Pkg != nil && g.Pkg.Pkg == c.pass.Pkg && len(g.Params) == len(com.Args) {
+					// Only when given the object itself: the fields of a
+					// sub-object (c.writermem.reset(w)) are not the
+					// object's fields of the same index.
+					whole := func(a ssa.Value) bool { return partOf(a, al) && types.Identical(a.Type(), p.key.v.Type()) }
 					for i, a := range com.Args {
-						if partOf(a, al) {
+						if whole(a) {
 							for f := range clearedFields(g, g.Params[i]) {
 								detached[f] = true
 							}
@@ -315,7 +321,7 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 					// c.reset(nil, nil): a method that stores its
 					// parameters into fields of its receiver, given values
 					// that are not the caller's, replaces what they held.
-					if len(com.Args) > 0 && partOf(com.Args[0], al) {
+					if len(com.Args) > 0 && whole(com.Args[0]) {
 						for j := 1; j < len(com.Args); j++ {
 							if fromParam(com.Args[j]) {
 								continue
@@ -483,4 +489,12 @@ func isResetCallee(com *ssa.CallCommon) bool {
 func isClearBuiltin(com *ssa.CallCommon) bool {
 	b, ok := com.Value.(*ssa.Builtin)
 	return ok && b.Name() == "clear"
+}
+
+// args0 returns the first of args, or nil.
+func args0(args []ssa.Value) ssa.Value {
+	if len(args) == 0 {
+		return nil
+	}
+	return args[0]
 }

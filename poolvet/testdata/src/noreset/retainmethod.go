@@ -1,6 +1,10 @@
 package noreset
 
-import "sync"
+import (
+	"io"
+	"strings"
+	"sync"
+)
 
 // A Get helper that points the pooled iterator at the caller's input
 // through a method (iter.resetBytes(data)), and a Put helper that does not
@@ -43,4 +47,31 @@ func (cfg *iterConfig2) borrow(data []byte) *iterator {
 func (cfg *iterConfig2) giveBack(it *iterator) {
 	it.resetBytes(nil)
 	cfg.iters.Put(it)
+}
+
+// A context that stores the request, and a writer field reset through a
+// method of the sub-object: the sub-object's fields are not the context's
+// fields of the same index (gin-gonic/gin#2558's shape).
+type respWriter struct {
+	w    io.Writer
+	size int
+}
+
+func (r *respWriter) reset(w io.Writer) { r.w = w; r.size = -1 }
+
+type ginCtx struct {
+	writer  respWriter
+	request *strings.Reader
+	index   int
+}
+
+var ginPool = sync.Pool{New: func() any { return new(ginCtx) }}
+
+func serveGin(w io.Writer, req *strings.Reader) {
+	c := ginPool.Get().(*ginCtx)
+	c.writer.reset(w)
+	c.request = req
+	c.index = -1
+	_, _ = io.Copy(c.writer.w, c.request)
+	ginPool.Put(c) // want `c goes back to the pool still holding, in field request`
 }
