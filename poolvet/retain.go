@@ -316,6 +316,15 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 							for f := range clearedFields(g, g.Params[i]) {
 								detached[f] = true
 							}
+							continue
+						}
+						// A method of a sub-object that clears fields of it
+						// (qw.n.Reset() setting n.w = nil) clears what the
+						// object holds through that field.
+						if fa, ok := a.(*ssa.FieldAddr); ok && i < len(g.Params) {
+							if outer := outerField(fa); al[outer.X] && len(clearedFields(g, g.Params[i])) > 0 {
+								detached[outer.Field] = true
+							}
 						}
 					}
 					// c.reset(nil, nil): a method that stores its

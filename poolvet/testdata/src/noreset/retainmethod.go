@@ -75,3 +75,32 @@ func serveGin(w io.Writer, req *strings.Reader) {
 	_, _ = io.Copy(c.writer.w, c.request)
 	ginPool.Put(c) // want `c goes back to the pool still holding, in field request`
 }
+
+// Silent: the caller's writer is stored in a sub-object, whose Reset method
+// clears it before the Put (valyala/quicktemplate's ReleaseWriter).
+type qwInner struct {
+	w   io.Writer
+	err error
+	b   []byte
+}
+
+func (q *qwInner) Reset() { q.w = nil; q.err = nil }
+
+type qwOuter struct {
+	e   int
+	n   qwInner
+	tag string
+}
+
+var qwPool = sync.Pool{New: func() any { return new(qwOuter) }}
+
+func acquireQW(w io.Writer) *qwOuter {
+	qw := qwPool.Get().(*qwOuter)
+	qw.n.w = w
+	return qw
+}
+
+func releaseQW(qw *qwOuter) {
+	qw.n.Reset()
+	qwPool.Put(qw)
+}
