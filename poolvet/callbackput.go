@@ -44,32 +44,24 @@ func (c *checker) checkCallbackPut(fn *ssa.Function, puts []putSite) {
 // argument k of a call of fn, a function that puts its parameter j on
 // every path, and that call.
 func (c *checker) puttingCallback(fn *ssa.Function, k, j int) (*ssa.Function, ssa.CallInstruction) {
-	for _, g := range c.funcs {
-		for _, b := range g.Blocks {
-			for _, instr := range b.Instrs {
-				ci, ok := instr.(ssa.CallInstruction)
-				if !ok || ci.Common().StaticCallee() != fn {
-					continue
-				}
-				args := callArgs(ci.Common())
-				if k >= len(args) {
-					continue
-				}
-				var cb *ssa.Function
-				switch v := args[k].(type) {
-				case *ssa.MakeClosure:
-					cb, _ = v.Fn.(*ssa.Function)
-				case *ssa.Function:
-					cb = v
-				}
-				if cb == nil {
-					continue
-				}
-				if s := c.sums[cb]; s != nil {
-					if pp, ok := s.putParams[j]; ok && !pp.field && (!pp.cond || pp.release) {
-						return g, ci
-					}
-				}
+	for _, ci := range c.callSitesOf(fn) {
+		args := callArgs(ci.Common())
+		if k >= len(args) {
+			continue
+		}
+		var cb *ssa.Function
+		switch v := args[k].(type) {
+		case *ssa.MakeClosure:
+			cb, _ = v.Fn.(*ssa.Function)
+		case *ssa.Function:
+			cb = v
+		}
+		if cb == nil {
+			continue
+		}
+		if s := c.sums[cb]; s != nil {
+			if pp, ok := s.putParams[j]; ok && !pp.field && (!pp.cond || pp.release) {
+				return ci.Parent(), ci
 			}
 		}
 	}

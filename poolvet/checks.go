@@ -591,19 +591,16 @@ func newError(v ssa.Value) bool {
 // zerolog's (*Event).Msg treat as a no-op.
 func onlyNil(addr ssa.Value) bool {
 	a, ok := addr.(*ssa.Alloc)
-	if !ok || a.Referrers() == nil {
+	if !ok {
 		return false
 	}
-	stores := 0
-	for _, r := range *a.Referrers() {
-		if st, ok := r.(*ssa.Store); ok && st.Addr == a {
-			if !isNil(st.Val) {
-				return false
-			}
-			stores++
+	stores := localStores(a)
+	for _, st := range stores {
+		if !isNil(st.Val) {
+			return false
 		}
 	}
-	return stores > 0
+	return len(stores) > 0
 }
 
 // resultUsed reports whether the results of a call are used.
@@ -687,12 +684,7 @@ func (c *checker) checkNoReset(fn *ssa.Function, puts []putSite, gets []getSite)
 		}
 		objT := g.call.Type()
 		if g.prim != nil && g.prim.kind == kindSync {
-			objT = nil
-			for _, ref := range *g.call.Referrers() {
-				if ta, ok := ref.(*ssa.TypeAssert); ok {
-					objT = ta.AssertedType
-				}
-			}
+			objT = assertedType(g.call)
 		}
 		if objT == nil || types.IsInterface(objT) {
 			continue
@@ -2566,18 +2558,18 @@ func (c *checker) checkPutOther(fn *ssa.Function, p putSite) {
 	}
 }
 
-// assertedType returns the type a Get's result is asserted to, or nil.
+// assertedType returns the type a Get's result is asserted to (the last
+// assertion's, if there are several), or nil.
 func assertedType(get *ssa.Call) types.Type {
-	refs := get.Referrers()
-	if refs == nil {
-		return nil
-	}
-	for _, r := range *refs {
-		if ta, ok := r.(*ssa.TypeAssert); ok {
-			return ta.AssertedType
+	var t types.Type
+	if refs := get.Referrers(); refs != nil {
+		for _, r := range *refs {
+			if ta, ok := r.(*ssa.TypeAssert); ok {
+				t = ta.AssertedType
+			}
 		}
 	}
-	return nil
+	return t
 }
 
 // isEmptyInterface reports whether t is any.

@@ -146,27 +146,38 @@ func (c *checker) checkCloseFromTwo(fn *ssa.Function, puts []putSite) {
 }
 
 // callersOf returns the names of the functions of the package that call
-// fn, in the order of the package's functions; built on first use.
+// fn (other than fn itself), in the order of the package's functions.
 func (c *checker) callersOf(fn *ssa.Function) []string {
-	if c.callers == nil {
-		c.callers = map[*ssa.Function][]string{}
+	var out []string
+	var last *ssa.Function
+	for _, ci := range c.callSitesOf(fn) {
+		if g := ci.Parent(); g != fn && g != last {
+			out = append(out, displayName(g))
+			last = g
+		}
+	}
+	return out
+}
+
+// callSitesOf returns the static calls of fn in the functions of the
+// package, in the order of the package's functions; the table is built on
+// first use.
+func (c *checker) callSitesOf(fn *ssa.Function) []ssa.CallInstruction {
+	if c.callSites == nil {
+		c.callSites = map[*ssa.Function][]ssa.CallInstruction{}
 		for _, g := range c.funcs {
-			seen := map[*ssa.Function]bool{}
 			for _, b := range g.Blocks {
 				for _, instr := range b.Instrs {
-					ci, ok := instr.(ssa.CallInstruction)
-					if !ok {
-						continue
-					}
-					if callee := ci.Common().StaticCallee(); callee != nil && callee != g && !seen[callee] {
-						seen[callee] = true
-						c.callers[callee] = append(c.callers[callee], displayName(g))
+					if ci, ok := instr.(ssa.CallInstruction); ok {
+						if callee := ci.Common().StaticCallee(); callee != nil {
+							c.callSites[callee] = append(c.callSites[callee], ci)
+						}
 					}
 				}
 			}
 		}
 	}
-	return c.callers[fn]
+	return c.callSites[fn]
 }
 
 // guardedByState reports whether a branch on the state of recv (a load of

@@ -54,38 +54,16 @@ func (c *checker) checkElemHeldElsewhere(fn *ssa.Function, puts []putSite) {
 }
 
 // fieldVarChain returns, for a load reached through loads of fields from a
-// base (*(&(*(&p.state)).batch)), the base and the fields, outermost first.
+// base (*(&(*(&p.state)).batch)), the base and the fields, outermost first
+// (see fieldAddrVars); for another value, v and no fields.
 func fieldVarChain(v ssa.Value) (ssa.Value, []*types.Var) {
-	var rev []*types.Var
 	v = stripConv(v)
-	for {
-		ld, ok := v.(*ssa.UnOp)
-		if !ok || ld.Op != token.MUL {
-			break
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		if fa, ok := ld.X.(*ssa.FieldAddr); ok {
+			return fieldAddrVars(fa)
 		}
-		fa, ok := ld.X.(*ssa.FieldAddr)
-		if !ok {
-			break
-		}
-		for {
-			f := fieldVar(fa)
-			if f == nil {
-				return nil, nil
-			}
-			rev = append(rev, f)
-			inner, ok := fa.X.(*ssa.FieldAddr) // an embedded or value field
-			if !ok {
-				break
-			}
-			fa = inner
-		}
-		v = fa.X
 	}
-	path := make([]*types.Var, len(rev))
-	for i, f := range rev {
-		path[len(rev)-1-i] = f
-	}
-	return v, path
+	return v, nil
 }
 
 // storesElemAt returns a store, anywhere in the package, of an element of

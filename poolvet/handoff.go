@@ -12,11 +12,12 @@ import (
 // to a user that may outlive the instruction: a goroutine, the receiver of
 // a channel send, or a longer-lived value it is stored in.
 type handOff struct {
-	instr ssa.Instruction
-	what  string    // for a later Put: "a goroutine started", "the receiver of the channel send", ...
-	to    string    // for a deferred Put: "a goroutine", "the receiver of this send", ...
-	store bool      // a store into long-lived memory, which a later call may clear
-	send  token.Pos // for a select, the arrow of the case that sends the object
+	instr  ssa.Instruction
+	what   string    // for a later Put: "a goroutine started", "the receiver of the channel send", ...
+	to     string    // for a deferred Put: "a goroutine", "the receiver of this send", ...
+	store  bool      // a store into long-lived memory, which a later call may clear
+	global bool      // that memory is a package-level variable's
+	send   token.Pos // for a select, the arrow of the case that sends the object
 }
 
 // pos returns where the hand-off is in the source: a select's sending case,
@@ -341,8 +342,8 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 						continue
 					}
 					if r, ok := c.retainingReceiver(&x.Call, a).(*ssa.UnOp); ok && r.Op == token.MUL {
-						if loc, ok := longLived(r.X); ok {
-							out = append(out, handOff{instr: x, what: loc + " (kept there by the call", to: loc + ", which outlives the call", store: true})
+						if loc, global, ok := longLived(r.X); ok {
+							out = append(out, handOff{instr: x, what: loc + " (kept there by the call", to: loc + ", which outlives the call", store: true, global: global})
 							break
 						}
 					}
@@ -355,8 +356,8 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 				if !alias(x.Value) && !alias(x.Key) || alias(x.Map) {
 					continue
 				}
-				if loc, ok := longLived(x.Map); ok && !deletesFrom(fn, x.Map) {
-					out = append(out, handOff{instr: x, what: loc + " (stored there", to: loc + ", which outlives the call", store: true})
+				if loc, global, ok := longLived(x.Map); ok && !deletesFrom(fn, x.Map) {
+					out = append(out, handOff{instr: x, what: loc + " (stored there", to: loc + ", which outlives the call", store: true, global: global})
 				}
 			case *ssa.Store:
 				if !(alias(x.Val) || appendsAlias(x.Val, alias)) || alias(x.Addr) {
@@ -365,11 +366,11 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 				if t.key.cell && x.Addr == t.key.v {
 					continue // the object's own variable
 				}
-				loc, ok := longLived(x.Addr)
+				loc, global, ok := longLived(x.Addr)
 				if !ok || clearedElsewhere(fn, x, loc, alias) {
 					continue
 				}
-				out = append(out, handOff{instr: x, what: loc + " (stored there", to: loc + ", which outlives the call", store: true})
+				out = append(out, handOff{instr: x, what: loc + " (stored there", to: loc + ", which outlives the call", store: true, global: global})
 			}
 		}
 	}
@@ -469,7 +470,7 @@ func (c *checker) handsOffParams(fn *ssa.Function, s *summary) (map[int]bool, ma
 		t := c.newTracker(fn, objKey{prm, false})
 		success := true
 		for _, h := range c.handOffs(fn, t) {
-			if h.store && !strings.HasPrefix(h.what, "package-level ") {
+			if h.store && !h.global {
 				continue
 			}
 			found, nilErr := c.returnsAfterHandOff(t, h.instr)
@@ -650,46 +651,47 @@ func appendedElems(call *ssa.Call) []ssa.Value {
 
 // longLived describes the location at addr if it is memory that outlives
 // the call: a package-level variable, a variable captured from the
-// enclosing function, or a field reached from one or from the receiver.
-func longLived(addr ssa.Value) (string, bool) {
+// enclosing function, or a field reached from one or from the receiver;
+// global says it is reached from a package-level variable.
+func longLived(addr ssa.Value) (loc string, global, ok bool) {
 	var fields []string
 	for i := 0; i < 8; i++ {
 		switch a := addr.(type) {
 		case *ssa.Global:
-			return describeLoc("package-level "+a.Name(), fields), true
+			return describeLoc("package-level "+a.Name(), fields), true, true
 		case *ssa.FreeVar:
 			// A variable of the enclosing function, captured by this
 			// closure: the enclosing function reads it after the call
 			// (valyala/fasthttp#955).
-			return describeLoc("captured variable "+a.Name(), fields), true
+			return describeLoc("captured variable "+a.Name(), fields), false, true
 		case *ssa.Parameter:
 			// Only the receiver: a field of another parameter is often
 			// configuration of a synchronous call (cmd.Stdout = buf).
 			if len(fields) == 0 || !isReceiver(a) {
-				return "", false
+				return "", false, false
 			}
-			return describeLoc(a.Name(), fields), true
+			return describeLoc(a.Name(), fields), false, true
 		case *ssa.FieldAddr:
 			ptr, ok := a.X.Type().Underlying().(*types.Pointer)
 			if !ok {
-				return "", false
+				return "", false, false
 			}
 			st, ok := ptr.Elem().Underlying().(*types.Struct)
 			if !ok || a.Field >= st.NumFields() {
-				return "", false
+				return "", false, false
 			}
 			fields = append([]string{st.Field(a.Field).Name()}, fields...)
 			addr = a.X
 		case *ssa.UnOp:
 			if a.Op != token.MUL {
-				return "", false
+				return "", false, false
 			}
 			addr = a.X
 		default:
-			return "", false
+			return "", false, false
 		}
 	}
-	return "", false
+	return "", false, false
 }
 
 // isReceiver reports whether p is the receiver of its method.
@@ -715,7 +717,7 @@ func clearedElsewhere(fn *ssa.Function, st *ssa.Store, loc string, alias func(ss
 			if !ok || o == st || alias(o.Val) {
 				continue
 			}
-			if l, ok := longLived(o.Addr); ok && l == loc {
+			if l, _, ok := longLived(o.Addr); ok && l == loc {
 				return true
 			}
 		}

@@ -3,6 +3,7 @@ package poolvet
 import (
 	"go/token"
 	"go/types"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -92,18 +93,19 @@ func (c *checker) clearsField(instr ssa.Instruction, fa *ssa.FieldAddr, v *types
 		}
 		for _, a := range callArgs(com) {
 			if a == fa.X || sameLoc(a, fa.X) {
-				return assignsField(g, v)
+				return assignsField(g, v, nil)
 			}
 		}
 	}
 	return false
 }
 
-// assignsField reports whether g assigns the field v anywhere.
-func assignsField(g *ssa.Function, v *types.Var) bool {
+// assignsField reports whether g assigns the field v (on any base) with a
+// store for which where holds, or with any store if where is nil.
+func assignsField(g *ssa.Function, v *types.Var, where func(*ssa.Store) bool) bool {
 	for _, b := range g.Blocks {
 		for _, instr := range b.Instrs {
-			if st, ok := instr.(*ssa.Store); ok {
+			if st, ok := instr.(*ssa.Store); ok && (where == nil || where(st)) {
 				if f, ok := st.Addr.(*ssa.FieldAddr); ok && fieldVar(f) == v {
 					return true
 				}
@@ -223,23 +225,9 @@ func (c *checker) leavesField(s fieldPutSite) bool {
 			return false
 		}
 	}
-	for _, g := range c.funcs {
-		for _, b := range g.Blocks {
-			for _, instr := range b.Instrs {
-				ci, ok := instr.(ssa.CallInstruction)
-				if !ok || ci.Common().StaticCallee() != s.fn {
-					continue
-				}
-				for _, b2 := range g.Blocks {
-					for _, i2 := range b2.Instrs {
-						if st, ok := i2.(*ssa.Store); ok && mayPrecede(ci, st) {
-							if f, ok := st.Addr.(*ssa.FieldAddr); ok && fieldVar(f) == s.field {
-								return false
-							}
-						}
-					}
-				}
-			}
+	for _, ci := range c.callSitesOf(s.fn) {
+		if assignsField(ci.Parent(), s.field, func(st *ssa.Store) bool { return mayPrecede(ci, st) }) {
+			return false
 		}
 	}
 	return true
@@ -266,46 +254,24 @@ func (c *checker) fillsBefore(s fieldPutSite) bool {
 // its function.
 func (c *checker) reportOtherCalls(s fieldPutSite, other *fieldPutSite) {
 	found := false
-	for _, g := range c.funcs {
+	for _, ci := range c.callSitesOf(other.fn) {
+		g := ci.Parent()
 		if g == s.fn || g == other.fn {
 			continue
 		}
-		for _, b := range g.Blocks {
-			for _, instr := range b.Instrs {
-				ci, ok := instr.(ssa.CallInstruction)
-				if !ok || ci.Common().StaticCallee() != other.fn {
-					continue
-				}
-				found = true
-				if assignedBefore(g, ci, s.field) {
-					continue
-				}
-				c.report(checkDoublePut, ci.Pos(), nil,
-					"%s puts what %s holds, but %s (line %d) put that object back into the pool and left it in the field: it can be put twice; clear the field where it is put",
-					other.fn.Name(), s.field.Name(), s.fn.Name(), c.line(s.p.instr.Pos()))
-			}
+		found = true
+		if assignsField(g, s.field, func(st *ssa.Store) bool { return mayPrecede(st, ci) }) {
+			continue
 		}
+		c.report(checkDoublePut, ci.Pos(), nil,
+			"%s puts what %s holds, but %s (line %d) put that object back into the pool and left it in the field: it can be put twice; clear the field where it is put",
+			other.fn.Name(), s.field.Name(), s.fn.Name(), c.line(s.p.instr.Pos()))
 	}
 	if !found {
 		c.report(checkDoublePut, other.p.instr.Pos(), nil,
 			"%s is put here, but %s (line %d) put what %s holds back into the pool and left it in the field: it can be put twice; clear the field where it is put",
 			c.objName(other.p), s.fn.Name(), c.line(s.p.instr.Pos()), s.field.Name())
 	}
-}
-
-// assignedBefore reports whether g assigns the field v where that can run
-// before at.
-func assignedBefore(g *ssa.Function, at ssa.Instruction, v *types.Var) bool {
-	for _, b := range g.Blocks {
-		for _, instr := range b.Instrs {
-			if st, ok := instr.(*ssa.Store); ok && mayPrecede(st, at) {
-				if f, ok := st.Addr.(*ssa.FieldAddr); ok && fieldVar(f) == v {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 // baseChain returns the values a field address is reached from: its base,
@@ -394,42 +360,39 @@ func chainHas(chain map[ssa.Value]bool, v ssa.Value) bool {
 // b.batch and leaves it: onflow/flow-go#7488), and says whether there was
 // one.
 func (c *checker) reportPairedCalls(s fieldPutSite, sites []fieldPutSite) bool {
-	putters := map[*ssa.Function]bool{}
+	// The calls of the other functions that put the field, by caller.
+	others := map[*ssa.Function][]ssa.CallInstruction{}
+	seen := map[*ssa.Function]bool{s.fn: true}
 	for _, o := range sites {
-		if o.fn != s.fn && onReceiver(o) {
-			putters[o.fn] = true
+		if seen[o.fn] || !onReceiver(o) {
+			continue
+		}
+		seen[o.fn] = true
+		for _, ci := range c.callSitesOf(o.fn) {
+			others[ci.Parent()] = append(others[ci.Parent()], ci)
 		}
 	}
+	for _, cis := range others {
+		sort.Slice(cis, func(i, j int) bool { return cis[i].Pos() < cis[j].Pos() }) // source order, as the calls run
+	}
 	found := false
-	for _, g := range c.funcs {
-		var calls, others []ssa.CallInstruction
-		for _, b := range g.Blocks {
-			for _, instr := range b.Instrs {
-				ci, ok := instr.(ssa.CallInstruction)
-				if !ok || len(ci.Common().Args) == 0 {
-					continue
-				}
-				switch callee := ci.Common().StaticCallee(); {
-				case callee == s.fn:
-					calls = append(calls, ci)
-				case putters[callee]:
-					others = append(others, ci)
-				}
-			}
+	for _, call := range c.callSitesOf(s.fn) {
+		if len(call.Common().Args) == 0 {
+			continue
 		}
-		for _, call := range calls {
-			for _, o := range others {
-				x, y := call.Common().Args[0], o.Common().Args[0]
-				if x != y && !sameLoc(x, y) {
-					continue
-				}
-				if isDefer(o) && mayPrecede(o, call) || !isDefer(o) && mayPrecede(call, o) {
-					c.report(checkDoublePut, call.Pos(), nil,
-						"%s puts what %s holds back into the pool and leaves the field holding it, and %s (line %d) puts what that field holds again: the object can be put twice; clear the field after the Put, or call one of the two",
-						s.fn.Name(), s.field.Name(), o.Common().StaticCallee().Name(), c.line(o.Pos()))
-					found = true
-					break
-				}
+		for _, o := range others[call.Parent()] {
+			if len(o.Common().Args) == 0 {
+				continue
+			}
+			if x, y := call.Common().Args[0], o.Common().Args[0]; x != y && !sameLoc(x, y) {
+				continue
+			}
+			if isDefer(o) && mayPrecede(o, call) || !isDefer(o) && mayPrecede(call, o) {
+				c.report(checkDoublePut, call.Pos(), nil,
+					"%s puts what %s holds back into the pool and leaves the field holding it, and %s (line %d) puts what that field holds again: the object can be put twice; clear the field after the Put, or call one of the two",
+					s.fn.Name(), s.field.Name(), o.Common().StaticCallee().Name(), c.line(o.Pos()))
+				found = true
+				break
 			}
 		}
 	}

@@ -828,19 +828,10 @@ func (c *checker) closureCall(fn *ssa.Function, com *ssa.CallCommon) (*ssa.Funct
 // onlyStored returns the value stored into the local variable a if there
 // is exactly one store into it, or nil.
 func onlyStored(a *ssa.Alloc) ssa.Value {
-	var v ssa.Value
-	if a.Referrers() == nil {
-		return nil
+	if stores := localStores(a); len(stores) == 1 {
+		return stores[0].Val
 	}
-	for _, r := range *a.Referrers() {
-		if st, ok := r.(*ssa.Store); ok && st.Addr == a {
-			if v != nil {
-				return nil
-			}
-			v = st.Val
-		}
-	}
-	return v
+	return nil
 }
 
 // ownedBuffer reports whether the *bytepool.Buffer b is memory of the

@@ -83,9 +83,9 @@ type checker struct {
 	// appended holds, by struct type of the package, the slice fields that
 	// some function appends to in place, and one such function's name;
 	// built on first use.
-	appended map[*types.TypeName]map[int]string
-	sticky   map[*types.TypeName]map[int]string // stickyErrors, built on first use
-	callers  map[*ssa.Function][]string         // callersOf, built on first use
+	appended  map[*types.TypeName]map[int]string
+	sticky    map[*types.TypeName]map[int]string      // stickyErrors, built on first use
+	callSites map[*ssa.Function][]ssa.CallInstruction // callSitesOf, built on first use
 
 	// growing holds, for struct types of this package, a slice field that
 	// a method appends an unbounded amount to, and that method's name;

@@ -100,8 +100,9 @@ func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 				// data, json-iterator/go#387).
 				if ce, ok := c.calleeOf(com); ok && ce.sum != nil && len(ce.sum.retainsIn) > 0 {
 					args := callArgs(com)
-					_, sub := args0(args).(*ssa.FieldAddr) // a sub-object's method: its own field indexes
-					if len(args) > 0 && !sub && c.flowsFrom(args[0], get) {
+					// Not a sub-object's method (c.writer.reset(w)): its
+					// field indexes are its own.
+					if len(args) > 0 && !isFieldAddr(args[0]) && c.flowsFrom(args[0], get) {
 						for i := range ce.sum.retainsIn {
 							if i < len(args) && fromCaller(args[i]) && hasPointers(args[i].Type()) {
 								if f := storedField(com.StaticCallee(), i); f != nil {
@@ -500,10 +501,8 @@ func isClearBuiltin(com *ssa.CallCommon) bool {
 	return ok && b.Name() == "clear"
 }
 
-// args0 returns the first of args, or nil.
-func args0(args []ssa.Value) ssa.Value {
-	if len(args) == 0 {
-		return nil
-	}
-	return args[0]
+// isFieldAddr reports whether v is the address of a field.
+func isFieldAddr(v ssa.Value) bool {
+	_, ok := v.(*ssa.FieldAddr)
+	return ok
 }

@@ -666,16 +666,7 @@ func neverStored(addr ssa.Value) bool {
 	}
 	for _, b := range bindingsOf(fv.Parent(), fv) {
 		a, ok := b.(*ssa.Alloc)
-		if !ok || a.Referrers() == nil {
-			return false
-		}
-		n := 0
-		for _, r := range *a.Referrers() {
-			if st, ok := r.(*ssa.Store); ok && st.Addr == a {
-				n++
-			}
-		}
-		if n > 1 {
+		if !ok || a.Referrers() == nil || len(localStores(a)) > 1 {
 			return false
 		}
 	}
