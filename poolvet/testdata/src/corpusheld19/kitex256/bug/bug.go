@@ -1,5 +1,5 @@
-// Package bug reproduces the shape of cloudwego/kitex commit ecb700bb
-// (https://github.com/cloudwego/kitex/commit/ecb700bbaed9c1b94a5615262d41346740133d83
+// Package bug reproduces the shape of cloudwego/kitex#256
+// (https://github.com/cloudwego/kitex/pull/256, commit ecb700bbaed9c1b94a5615262d41346740133d83
 // "chore: mux transvr.funcPool use pointer obj"): the netpoll-mux server
 // handler batches one closure per decoded frame into a []func() taken from
 // the handler's funcPool, and hands the batch to a goroutine (batchGoTasks)
@@ -45,8 +45,7 @@ type svrTransHandler struct {
 func newSvrTransHandler(handle func(ctx context.Context, conn Connection, r Reader)) *svrTransHandler {
 	h := &svrTransHandler{handle: handle}
 	h.funcPool.New = func() interface{} {
-		fs := make([]func(), 0, 64) // 64 is arbitrary
-		return &fs
+		return make([]func(), 0, 64) // 64 is arbitrary
 	}
 	return h
 }
@@ -67,7 +66,7 @@ func parseHeader(r Reader) (int, error) {
 func (t *svrTransHandler) OnRead(ctx context.Context, conn Connection) error {
 	r := conn.Reader()
 
-	fs := *t.funcPool.Get().(*[]func())
+	fs := t.funcPool.Get().([]func())
 	for total := r.Len(); total > 0; total = r.Len() {
 		length, err := parseHeader(r)
 		if err != nil {
@@ -76,7 +75,7 @@ func (t *svrTransHandler) OnRead(ctx context.Context, conn Connection) error {
 		}
 		if total < length && len(fs) > 0 {
 			go t.batchGoTasks(fs)
-			fs = *t.funcPool.Get().(*[]func())
+			fs = t.funcPool.Get().([]func())
 		}
 		reader, err := r.Slice(length)
 		if err != nil {
@@ -87,7 +86,11 @@ func (t *svrTransHandler) OnRead(ctx context.Context, conn Connection) error {
 			t.handle(ctx, conn, reader)
 		})
 	}
-	go t.batchGoTasks(fs)
+	if len(fs) > 0 {
+		go t.batchGoTasks(fs)
+	} else {
+		t.funcPool.Put(fs[:0]) // want `nonpointer`
+	}
 	return nil
 }
 
@@ -98,7 +101,6 @@ func (t *svrTransHandler) batchGoTasks(fs []func()) {
 	}
 	clear(fs)
 	if cap(fs) <= maxPooledFuncs {
-		fs = fs[:0]
-		t.funcPool.Put(&fs)
+		t.funcPool.Put(fs[:0]) // want `nonpointer`
 	}
 }
