@@ -38,7 +38,7 @@ type replacer []node
 // Request is the subset of the DNS request state the replacer reads.
 type Request struct {
 	Name, Type, Proto string
-	Size             int
+	Size              int
 }
 
 // Recorder records the response written by the next plugin.
