@@ -112,6 +112,14 @@ func (c *checker) aliasesOf(fn *ssa.Function, key objKey, may bool) map[ssa.Valu
 				if r := c.retainingReceiver(&x.Call, v); r != nil {
 					add(r) // d.Unmarshal(buf): d holds buf now
 				}
+				// f.SetBytes(body) with f := reflect.ValueOf(&in).Elem().Field(i):
+				// the local in holds body now (danielgtaylor/huma#542).
+				if a := reflectSetRoot(&x.Call, v); a != nil {
+					add(a)
+					for _, load := range loadsOf(fn, a) {
+						add(load)
+					}
+				}
 				if c.aliasingCall(&x.Call, v) && !c.releasedHolder(fn, &x.Call, v) || keepsArg(&x.Call, v) || c.keptBy(&x.Call, v) || unsafeView(&x.Call) ||
 					appendsHeld(&x.Call, v) || appendedSlice(x) == v && !c.inPackage(&x.Call) {
 					add(x)
@@ -418,6 +426,41 @@ func loadsOf(fn *ssa.Function, addr ssa.Value) []ssa.Value {
 }
 
 // localRoot returns the local allocation that addr points into, or nil.
+// reflectSetRoot returns, for a call of reflect.Value's SetBytes or Set
+// given v, the local variable that the Value refers into when it was
+// derived from reflect.ValueOf(&local) through Elem, Field and Index; or
+// nil.
+func reflectSetRoot(com *ssa.CallCommon, v ssa.Value) *ssa.Alloc {
+	switch calleeName(com) {
+	case "reflect.Value.SetBytes", "reflect.Value.Set":
+	default:
+		return nil
+	}
+	if len(com.Args) != 2 || com.Args[1] != v {
+		return nil
+	}
+	r := com.Args[0]
+	for i := 0; i < 8; i++ {
+		switch x := r.(type) {
+		case *ssa.Call:
+			switch calleeName(&x.Call) {
+			case "reflect.Value.Elem", "reflect.Value.Field", "reflect.Value.Index", "reflect.Value.FieldByName", "reflect.Value.FieldByIndex":
+				r = x.Call.Args[0]
+				continue
+			case "reflect.ValueOf":
+				r = x.Call.Args[0]
+				continue
+			}
+			return nil
+		case *ssa.MakeInterface:
+			r = x.X
+			continue
+		}
+		return localRoot(r)
+	}
+	return nil
+}
+
 func localRoot(addr ssa.Value) *ssa.Alloc {
 	for {
 		switch a := addr.(type) {

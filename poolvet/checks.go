@@ -946,6 +946,11 @@ func (c *checker) growsIn(fn *ssa.Function, key objKey, depth int) bool {
 				al[call.Call.Args[0]] && !fixedAppend(call) {
 				return true
 			}
+			// binary.BigEndian.AppendUint64(b, v) for each of the input's
+			// values (prometheus/prometheus#19397's encoder).
+			if s := appendedSlice(call); s != nil && al[s] && inLoop(b) {
+				return true
+			}
 			callee := call.Call.StaticCallee()
 			if depth == 0 || callee == nil || callee == fn || callee.Pkg == nil || callee.Pkg.Pkg != c.pass.Pkg || len(callee.Blocks) == 0 {
 				continue
@@ -1018,10 +1023,13 @@ func (c *checker) sizedOnGet(addr ssa.Value) bool {
 		for _, fn := range c.funcs {
 			_, gets := c.sites(fn)
 			for _, g := range gets {
-				if g.prim == nil || g.prim.kind != kindSync || len(g.args) == 0 {
-					continue
+				var gid any
+				switch {
+				case g.prim != nil && g.prim.kind == kindSync && len(g.args) > 0:
+					gid = poolID(g.args[0])
+				case g.prim == nil:
+					gid = c.getPoolID(g) // a getter of the package
 				}
-				gid := poolID(g.args[0])
 				if gid == nil || c.sized[gid] {
 					continue
 				}
@@ -1039,7 +1047,7 @@ func (c *checker) sizedOnGet(addr ssa.Value) bool {
 				// (Basekick-Labs/arc#817). One append of the caller's
 				// data is left out: its size is usually checked against
 				// a limit (klauspost/compress s2's skippable blocks).
-				if c.appendsInLoop(fn, key) && !c.putsHere(fn, key) {
+				if (c.appendsInLoop(fn, key) || c.growsThroughCall(fn, key)) && !c.putsHere(fn, key) {
 					c.sized[gid] = true
 				}
 			}
@@ -1063,6 +1071,40 @@ func (c *checker) appendsInLoop(fn *ssa.Function, key objKey) bool {
 			}
 			if bi, ok := call.Call.Value.(*ssa.Builtin); ok && bi.Name() == "append" && al[call.Call.Args[0]] && !fixedAppend(call) {
 				return true
+			}
+			// binary.BigEndian.AppendUint64(b, v) in a loop
+			if s := appendedSlice(call); s != nil && al[s] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// growsThroughCall reports whether fn stores into the object of key (a
+// *[]byte) what a function of the package returns after appending to it in
+// a loop (*bp = enc.Samples(samples, *bp), prometheus/prometheus#19397).
+func (c *checker) growsThroughCall(fn *ssa.Function, key objKey) bool {
+	al := c.aliasesOf(fn, key, true)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || !al[st.Addr] {
+				continue
+			}
+			call, ok := st.Val.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			callee := call.Call.StaticCallee()
+			if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg != c.pass.Pkg || len(callee.Blocks) == 0 || len(callee.Params) != len(call.Call.Args) {
+				continue
+			}
+			for i, a := range call.Call.Args {
+				ld, ok := a.(*ssa.UnOp)
+				if ok && ld.Op == token.MUL && al[ld.X] && isByteSlice(a.Type()) && c.appendsInLoop(callee, objKey{callee.Params[i], false}) {
+					return true
+				}
 			}
 		}
 	}
@@ -1097,11 +1139,15 @@ func derefLoc(x, v ssa.Value) bool {
 }
 
 // putsHere reports whether fn puts the object got by the call of key, or a
-// value of it, itself.
+// value of it, itself, into the pool: a Put that sees the growth. A put
+// helper called here (defer h.putBuf(bp)) does not.
 func (c *checker) putsHere(fn *ssa.Function, key objKey) bool {
 	puts, _ := c.sites(fn)
 	al := c.aliasesOf(fn, key, true)
 	for i := range puts {
+		if puts[i].prim == nil {
+			continue
+		}
 		if al[puts[i].key.v] || al[puts[i].arg] || c.flowsFrom(puts[i].key.v, key.v) {
 			return true
 		}
@@ -2741,6 +2787,19 @@ func makesAt(fn *ssa.Function, n ssa.Value, al map[ssa.Value]bool) bool {
 			}
 			if mk, ok := st.Val.(*ssa.MakeSlice); ok && (stripConv(mk.Len) == n || stripConv(mk.Cap) == n) {
 				return true
+			}
+			// *bp = append((*bp)[:cap(*bp)], make([]byte, n-cap(*bp))...):
+			// extended to n (whyrusleeping/cbor-gen#95).
+			if ap, ok := st.Val.(*ssa.Call); ok && isBuiltin(&ap.Call, "append") && len(ap.Call.Args) == 2 {
+				if mk, ok := ap.Call.Args[1].(*ssa.MakeSlice); ok {
+					l := stripConv(mk.Len)
+					if d, ok := l.(*ssa.BinOp); ok && d.Op == token.SUB {
+						l = stripConv(d.X)
+					}
+					if l == n {
+						return true
+					}
+				}
 			}
 		}
 	}

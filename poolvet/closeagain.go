@@ -55,19 +55,22 @@ func (c *checker) checkCloseAgain(fn *ssa.Function, puts []putSite) {
 	if changesReceiver(fn, recv, isPut) {
 		return
 	}
+	// Each field it puts is put again (buildbuddy-io/buildbuddy#10760's
+	// read and compress buffers).
+	done := map[int]bool{}
 	for i := range puts {
 		p := &puts[i]
 		if p.field || p.param < 0 || p.param >= len(p.args) {
 			continue
 		}
 		fa, ok := heldBy(p.args[p.param], recv)
-		if !ok {
+		if !ok || done[fa.Field] {
 			continue
 		}
+		done[fa.Field] = true
 		c.report(checkDoublePut, p.instr.Pos(), nil,
 			"Close puts %s back into the pool but leaves it in the receiver and changes nothing else: a second Close (net/http, for one, may close a body twice) puts it again; clear %s after the Put, or make Close run once",
 			c.objName(p), fieldName(fa))
-		return
 	}
 }
 

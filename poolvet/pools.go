@@ -1356,9 +1356,44 @@ func (c *checker) returnsAlias(fn *ssa.Function) bool {
 	}
 	al := c.aliasesOf(fn, objKey{fn.Params[0], false}, false)
 	for _, b := range fn.Blocks {
-		if ret, ok := lastInstr(b).(*ssa.Return); ok && len(ret.Results) > 0 && al[ret.Results[0]] {
+		if ret, ok := lastInstr(b).(*ssa.Return); ok && len(ret.Results) > 0 && (al[ret.Results[0]] || viewOrFresh(ret.Results[0], al)) {
 			return true
 		}
+	}
+	return false
+}
+
+// viewOrFresh reports whether v is a phi of a view (one of al) and of
+// slices made here: the view when it is large enough, a new slice
+// otherwise (youzan/nsq 2d099a3's getTracedReponse). The caller cannot
+// tell which it got, so the result is a view.
+func viewOrFresh(v ssa.Value, al map[ssa.Value]bool) bool {
+	phi, ok := v.(*ssa.Phi)
+	if !ok {
+		return false
+	}
+	view := false
+	for _, e := range phi.Edges {
+		switch {
+		case al[e]:
+			view = true
+		case freshSlice(e):
+		default:
+			return false
+		}
+	}
+	return view
+}
+
+// freshSlice reports whether v is a slice made here: make([]byte, n), or
+// of a constant size (an array allocated and sliced).
+func freshSlice(v ssa.Value) bool {
+	switch x := v.(type) {
+	case *ssa.MakeSlice:
+		return true
+	case *ssa.Slice:
+		_, ok := x.X.(*ssa.Alloc)
+		return ok
 	}
 	return false
 }
@@ -1435,17 +1470,35 @@ func (c *checker) returnsHolder(fn *ssa.Function) (int, bool) {
 	return field, field >= 0
 }
 
-// retainedParams returns the parameters of the method fn, other than the
-// receiver, that fn stores (or an alias of) into a field its receiver
-// reaches.
+// retainedParams returns the parameters of fn, other than the first (the
+// receiver of a method), that fn stores (or an alias of) into a field the
+// first reaches: after a call, the first argument holds them.
 func (c *checker) retainedParams(fn *ssa.Function) map[int]bool {
-	if fn.Signature.Recv() == nil || len(fn.Params) < 2 {
-		return nil
-	}
-	if _, ok := derefStruct(fn.Params[0].Type()); !ok {
+	if len(fn.Params) < 2 {
 		return nil
 	}
 	recv := fn.Params[0]
+	// The receiver, or the first parameter of a function, a struct
+	// pointer or an interface the function asserts to one
+	// (resp, ok := r.(*HttpMotanResponse); resp.HttpResponse = h:
+	// weibocom/motan-go#403).
+	isRecv := func(v ssa.Value) bool { return v == recv }
+	if _, ok := derefStruct(recv.Type()); !ok {
+		if fn.Signature.Recv() != nil || !types.IsInterface(recv.Type()) {
+			return nil
+		}
+		isRecv = func(v ssa.Value) bool {
+			if ex, ok := v.(*ssa.Extract); ok && ex.Index == 0 {
+				v = ex.Tuple
+			}
+			ta, ok := v.(*ssa.TypeAssert)
+			if !ok || ta.X != recv {
+				return false
+			}
+			_, ok = derefStruct(ta.AssertedType)
+			return ok
+		}
+	}
 	var out map[int]bool
 	for i := 1; i < len(fn.Params); i++ {
 		prm := fn.Params[i]
@@ -1463,7 +1516,7 @@ func (c *checker) retainedParams(fn *ssa.Function) map[int]bool {
 				if mu, ok := instr.(*ssa.MapUpdate); ok && str && (al[mu.Key] || al[mu.Value]) {
 					// s.data[key] = v, the map a field of the receiver.
 					if ld, ok := mu.Map.(*ssa.UnOp); ok && ld.Op == token.MUL {
-						if fa, ok := ld.X.(*ssa.FieldAddr); ok && fa.X == recv {
+						if fa, ok := ld.X.(*ssa.FieldAddr); ok && isRecv(fa.X) {
 							if out == nil {
 								out = map[int]bool{}
 							}
@@ -1476,7 +1529,7 @@ func (c *checker) retainedParams(fn *ssa.Function) map[int]bool {
 				if !ok || !al[st.Val] || str {
 					continue
 				}
-				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && fa.X == recv {
+				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && isRecv(fa.X) {
 					if out == nil {
 						out = map[int]bool{}
 					}

@@ -196,6 +196,14 @@ func paramOf(v ssa.Value) *ssa.Parameter {
 			v = x.X
 		case *ssa.Slice:
 			v = x.X
+		case *ssa.TypeAssert:
+			v = x.X // w.(io.Writer)
+		case *ssa.Extract:
+			ta, ok := x.Tuple.(*ssa.TypeAssert)
+			if !ok || x.Index != 0 {
+				return nil
+			}
+			v = ta.X // iw, ok := w.(io.Writer)
 		default:
 			return nil
 		}
@@ -496,9 +504,12 @@ func isResetCallee(com *ssa.CallCommon) bool {
 }
 
 // isClearBuiltin reports whether a call is the clear builtin.
-func isClearBuiltin(com *ssa.CallCommon) bool {
+func isClearBuiltin(com *ssa.CallCommon) bool { return isBuiltin(com, "clear") }
+
+// isBuiltin reports whether com calls the builtin function name.
+func isBuiltin(com *ssa.CallCommon, name string) bool {
 	b, ok := com.Value.(*ssa.Builtin)
-	return ok && b.Name() == "clear"
+	return ok && b.Name() == name
 }
 
 // isFieldAddr reports whether v is the address of a field.

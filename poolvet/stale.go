@@ -950,7 +950,12 @@ func refersOut(t types.Type) bool {
 // clearing the elements, with no other call on it before the Put.
 func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) bool {
 	pt, ok := p.key.v.Type().Underlying().(*types.Pointer)
-	if !ok || p.key.cell {
+	if ok && p.key.cell {
+		// A variable captured by a closure (defer func() { *o = (*o)[:0];
+		// pool.Put(o) }()): the object is what the cell holds.
+		pt, ok = pt.Elem().Underlying().(*types.Pointer)
+	}
+	if !ok {
 		return false
 	}
 	sl, ok := pt.Elem().Underlying().(*types.Slice)
@@ -966,6 +971,7 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) bool {
 		}
 	}
 	truncated, cleared := false, false
+	var truncAt ssa.Instruction        // the truncation, when in the Put's block
 	elemOf := func(v ssa.Value) bool { // an element of the pooled slice
 		ia, ok := v.(*ssa.IndexAddr)
 		if !ok {
@@ -995,6 +1001,9 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) bool {
 				ld, isLoad := s.X.(*ssa.UnOp)
 				if s.High != nil && isZeroConst(s.High) && isLoad && al[ld.X] {
 					truncated = true
+					if x.Block() == p.instr.Block() {
+						truncAt = x
+					}
 				}
 			case *ssa.Call:
 				if isClearBuiltin(&x.Call) && len(x.Call.Args) == 1 {
@@ -1022,7 +1031,8 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) bool {
 	if !truncated || cleared {
 		return false
 	}
-	last := c.lastCallOn(fn, p.key, p.instr, nil)
+	// Calls before the truncation (the object's use) do not matter.
+	last := c.lastCallOn(fn, p.key, p.instr, truncAt)
 	return last == "" || isResetName(last)
 }
 

@@ -455,7 +455,14 @@ func (t *tracker) walk(from ssa.Instruction, visit func(ssa.Instruction, *path) 
 		return true
 	})
 	work := []item{{from.Block(), start, first}}
-	visited := map[*ssa.BasicBlock]bool{}
+	// visited holds, for each block walked, the branch conditions known
+	// on the paths that reached it. A block reached again on a path that
+	// knows less is walked again knowing only what both knew: the first
+	// path's knowledge (traceEnable true) must not hide what follows a
+	// later branch on it on the other path (youzan/nsq 2d099a3). Each
+	// re-walk drops a condition, so a block is walked at most once more
+	// than the conditions it started with.
+	visited := map[*ssa.BasicBlock]map[ssa.Value]bool{}
 	for len(work) > 0 {
 		it := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -520,15 +527,34 @@ func (t *tracker) walk(from ssa.Instruction, visit func(ssa.Instruction, *path) 
 		}
 		ifi, isIf := lastInstr(it.b).(*ssa.If)
 		for _, succ := range succs {
-			if visited[succ] || succ == t.def && !(t.invariantCell() && !p.clobbered) && !t.keptByPhi(it.b, succ) {
+			if succ == t.def && !(t.invariantCell() && !p.clobbered) && !t.keptByPhi(it.b, succ) {
 				continue
 			}
-			visited[succ] = true
+			seen, again := visited[succ]
+			if again && len(seen) == 0 {
+				continue
+			}
 			np := t.enter(p, it.b, succ)
 			if isIf && len(it.b.Succs) == 2 && it.b.Succs[0] != it.b.Succs[1] {
 				if _, known := np.eval(ifi.Cond); !known {
 					np = np.with(ifi.Cond, succ == it.b.Succs[0])
 				}
+			}
+			if again {
+				common := map[ssa.Value]bool{}
+				for k, v := range seen {
+					if w, ok := np.flags[k]; ok && w == v {
+						common[k] = v
+					}
+				}
+				if len(common) == len(seen) {
+					continue
+				}
+				np = &path{phis: np.phis, flags: common, clobbered: np.clobbered}
+			}
+			visited[succ] = np.flags
+			if visited[succ] == nil {
+				visited[succ] = map[ssa.Value]bool{}
 			}
 			work = append(work, item{succ, 0, np})
 		}
@@ -760,10 +786,11 @@ func (t *tracker) usesObject(instr ssa.Instruction, p *path) bool {
 			return false
 		}
 	case *ssa.Store:
-		if a, ok := x.Addr.(*ssa.Alloc); ok && !a.Heap && isZeroConst(x.Val) {
-			// Clearing a local variable or result slot that may hold
-			// the object (return nil, err in a function with a defer)
-			// writes the slot, not the object.
+		if a, ok := x.Addr.(*ssa.Alloc); ok && !a.Heap && (isZeroConst(x.Val) || t.class(p, x.Val) == notAlias) {
+			// Clearing or overwriting a local variable or result slot
+			// that may hold the object (return nil, err or return
+			// errorResponse(...) in a function with a defer) writes the
+			// slot, not the object.
 			return false
 		}
 		if t.class(p, x.Addr) != notAlias {

@@ -125,3 +125,22 @@ func useLocal() {
 	l := &localCloser{buf: bodyPool.Get().(*bytes.Buffer)}
 	l.Close()
 }
+
+// A compressing reader whose Close puts both of its buffers back and keeps
+// them (buildbuddy-io/buildbuddy#10760): each is put again by a second
+// Close.
+type zReader struct {
+	io.ReadCloser
+	readBuf, zBuf []byte
+}
+
+func (r *zReader) Close() error { // want Close:`pool:put\(0\).field`
+	err := r.ReadCloser.Close()
+	putChunk(r.readBuf) // want `Close puts r.readBuf back into the pool but leaves it in the receiver`
+	putChunk(r.zBuf)    // want `Close puts r.zBuf back into the pool but leaves it in the receiver`
+	return err
+}
+
+func newZReader(rc io.ReadCloser) io.ReadCloser {
+	return &zReader{ReadCloser: rc, readBuf: make([]byte, 512), zBuf: make([]byte, 512)}
+}

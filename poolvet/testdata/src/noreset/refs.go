@@ -339,3 +339,41 @@ func reusePairs(sp *[]seriesPair) {
 	*sp = s[:0]
 	pairPool.Put(sp) // want `sp goes back to the pool truncated but with its elements not cleared`
 }
+
+// A pooled *[]I of interface elements, truncated in a deferred closure
+// (open-telemetry/opentelemetry-go#8320): the captured variable is a cell.
+type option interface{ apply() }
+
+var optPool = &sync.Pool{New: func() any { return &[]option{} }}
+
+func record(sink func(...option), opt option) {
+	o := optPool.Get().(*[]option)
+	defer func() {
+		*o = (*o)[:0]
+		optPool.Put(o) // want `o goes back to the pool truncated but with its elements not cleared`
+	}()
+	*o = append(*o, opt)
+	sink(*o...)
+}
+
+// The same, straight-line: the call that used the slice came before the
+// truncation, so it is not what the Put leaves.
+func recordInline(sink func(...option), opt option) {
+	o := optPool.Get().(*[]option)
+	*o = append(*o, opt)
+	sink(*o...)
+	*o = (*o)[:0]
+	optPool.Put(o) // want `o goes back to the pool truncated but with its elements not cleared`
+}
+
+// Cleared first, in the closure: silent (the project's fix).
+func recordCleared(sink func(...option), opt option) {
+	o := optPool.Get().(*[]option)
+	defer func() {
+		clear(*o)
+		*o = (*o)[:0]
+		optPool.Put(o)
+	}()
+	*o = append(*o, opt)
+	sink(*o...)
+}

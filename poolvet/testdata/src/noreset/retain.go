@@ -152,3 +152,57 @@ func marshalCtx2(ctx context.Context, v any) int {
 	releaseEncState2(s)
 	return n
 }
+
+// A constructor keeps the caller's connection twice, once as the interface
+// it was given and once asserted to io.Reader; the release helper clears
+// the first and forgets the second (cloudwego/kitex#1103).
+type conn interface{ Release() error }
+
+type connBuf struct {
+	c   conn
+	r   io.Reader
+	off int
+}
+
+var connBufPool = sync.Pool{New: func() any { return new(connBuf) }}
+
+func newConnBuf(c conn) *connBuf {
+	b := connBufPool.Get().(*connBuf)
+	b.c = c
+	if r, ok := c.(io.Reader); ok {
+		b.r = r
+	}
+	return b
+}
+
+func (b *connBuf) zero() {
+	b.c = nil
+	b.off = 0
+}
+
+func (b *connBuf) release() error {
+	err := b.c.Release()
+	b.zero()
+	connBufPool.Put(b) // want `b goes back to the pool still holding, in field r, what a user was passed`
+	return err
+}
+
+// The fixed release clears both: silent.
+type connBuf2 struct {
+	c conn
+	r io.Reader
+}
+
+var connBuf2Pool = sync.Pool{New: func() any { return new(connBuf2) }}
+
+func newConnBuf2(c conn) *connBuf2 {
+	b := connBuf2Pool.Get().(*connBuf2)
+	b.c = c
+	b.r = c.(io.Reader)
+	return b
+}
+
+func (b *connBuf2) release() {
+	b.c, b.r = nil, nil
+	connBuf2Pool.Put(b)
+}
