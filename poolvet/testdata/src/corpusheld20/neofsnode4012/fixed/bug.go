@@ -35,7 +35,9 @@ func (x *MemBuffer) Free() {
 	switch refs := x.refs.Add(-1); {
 	case refs > 0:
 	case refs == 0:
-		x.pool.Put(x)
+		p := x.pool
+		x.pool = nil
+		p.Put(x)
 	default:
 		panic("free of freed buffer")
 	}
