@@ -4,7 +4,8 @@
 // query with a huge argument grows the buffer, and the wrapper puts it back regardless of its
 // capacity, so the pool keeps the large backing array alive. The fix made the reset hook
 // report whether the value may be pooled and dropped buffers past 16 KiB.
-// Check: unbounded (fixed twin: the reset hook bounds the buffer and put skips the Put).
+// Check: unbounded (fixed twin: the reset hook bounds the buffer and put skips the Put; the
+// bound is taken on Cap rather than the project's Len, the stricter form of the same guard).
 package bug
 
 import (
