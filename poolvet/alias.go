@@ -281,7 +281,18 @@ func (c *checker) aliasingCall(com *ssa.CallCommon, v ssa.Value) bool {
 	if ce, ok := c.calleeOf(com); ok && ce.sum != nil && ce.sum.aliases {
 		return true
 	}
-	return !com.IsInvoke() && aliasingCalls[calleeName(com)]
+	return !com.IsInvoke() && (aliasingCalls[calleeName(com)] || returnsBigReceiver(com))
+}
+
+// returnsBigReceiver reports whether com calls a math/big method that
+// returns its receiver (z.Mul(x, y) returns z; IBM/TSS#27).
+func returnsBigReceiver(com *ssa.CallCommon) bool {
+	fn := com.StaticCallee()
+	if fn == nil || fn.Pkg == nil || fn.Pkg.Pkg.Path() != "math/big" {
+		return false
+	}
+	sig := fn.Signature
+	return sig.Recv() != nil && sig.Results().Len() > 0 && types.Identical(sig.Results().At(0).Type(), sig.Recv().Type())
 }
 
 // keptBy reports whether com calls a function of the package whose result

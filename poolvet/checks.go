@@ -1572,7 +1572,7 @@ func (c *checker) growingField(t types.Type) (field, method string, ok bool) {
 					// cap(x.f) or len(x.f) compared anywhere bounds the type.
 					if !helper && (bi.Name() == "cap" || bi.Name() == "len") && comparedToBound(call) && !onlyComparedToRequest(call) {
 						if ld, ok := call.Call.Args[0].(*ssa.UnOp); ok && ld.Op == token.MUL {
-							if fa, ok := ld.X.(*ssa.FieldAddr); ok {
+							if fa, ok := ld.X.(*ssa.FieldAddr); ok && !onlyValidated(call, fa) {
 								if n, ok := types.Unalias(derefType(fa.X.Type())).(*types.Named); ok {
 									bounded[n.Origin().Obj()] = true
 								}
@@ -1631,8 +1631,18 @@ func (c *checker) checkUnboundedWrapper(fn *ssa.Function, p putSite) {
 		return
 	}
 	callee := p.instr.Common().StaticCallee()
-	if callee == nil || len(callee.Blocks) == 0 || p.param >= len(callee.Params) ||
-		!types.IsInterface(callee.Params[p.param].Type()) {
+	if callee == nil || len(callee.Blocks) == 0 || p.param >= len(callee.Params) {
+		return
+	}
+	// A parameter of interface type, or of a type parameter of a generic
+	// wrapper (func (p *pool[E]) put(v E), jackc/pgx#2136).
+	pt := callee.Params[p.param].Type()
+	if o := callee.Origin(); o != nil && p.param < len(o.Params) {
+		if _, ok := o.Params[p.param].Type().(*types.TypeParam); ok {
+			pt = o.Params[p.param].Type()
+		}
+	}
+	if _, tp := pt.(*types.TypeParam); !tp && !types.IsInterface(pt) {
 		return
 	}
 	arg := p.arg
@@ -1917,6 +1927,88 @@ func comparedToBound(ci ssa.CallInstruction) bool { return comparedWith(ci, true
 // call is with a size the caller passed (if cap(a.buf) >= n { reuse }):
 // a test of whether the buffer fits a request, not a bound on it.
 func onlyComparedToRequest(call *ssa.Call) bool { return sizeComparedOnlyWith(call, fromCaller) }
+
+// onlyValidated reports whether every comparison of the size that call
+// computes of the field at fa is a check of its content rather than a
+// bound: with a small constant, a size the caller passed, or a length read
+// from the field's own bytes (len(r.raw) < 2+int(r.raw[1]) before parsing:
+// plgd-dev/go-coap#230).
+func onlyValidated(call *ssa.Call, fa *ssa.FieldAddr) bool {
+	for _, ref := range *call.Referrers() {
+		x, ok := ref.(*ssa.BinOp)
+		if !ok {
+			continue
+		}
+		var other ssa.Value
+		switch {
+		case x.Op != token.LSS && x.Op != token.GTR && x.Op != token.LEQ && x.Op != token.GEQ:
+			continue
+		case x.X == ssa.Value(call):
+			other = x.Y
+		default:
+			other = x.X
+		}
+		if smallConst(other) || fromCaller(stripLen(other)) || readFromField(other, fa, 4) || growsWhenSmaller(x, call, fa) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// stripLen returns x for len(x) or cap(x), else v.
+func stripLen(v ssa.Value) ssa.Value {
+	if c, ok := v.(*ssa.Call); ok && (isBuiltin(&c.Call, "len") || isBuiltin(&c.Call, "cap")) && len(c.Call.Args) == 1 {
+		return c.Call.Args[0]
+	}
+	return v
+}
+
+// growsWhenSmaller reports whether the comparison x says the size that
+// call computes of the field at fa is smaller than something and the
+// branch taken then stores into the field (if len(r.buf) < size { r.buf =
+// append(r.buf, make([]byte, size-len(r.buf))...) }): a fit test that
+// grows the field, not a bound.
+func growsWhenSmaller(x *ssa.BinOp, call *ssa.Call, fa *ssa.FieldAddr) bool {
+	smaller := (x.Op == token.LSS || x.Op == token.LEQ) == (x.X == ssa.Value(call))
+	for _, ref := range *x.Referrers() {
+		ifi, ok := ref.(*ssa.If)
+		if !ok {
+			continue
+		}
+		b := ifi.Block().Succs[1]
+		if smaller {
+			b = ifi.Block().Succs[0]
+		}
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok && sameAddr(st.Addr, fa, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readFromField reports whether v is computed, depth operations deep, from
+// a byte of another load of the field at fa.
+func readFromField(v ssa.Value, fa *ssa.FieldAddr, depth int) bool {
+	if depth < 0 || v == nil {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Convert:
+		return readFromField(x.X, fa, depth-1)
+	case *ssa.BinOp:
+		return readFromField(x.X, fa, depth-1) || readFromField(x.Y, fa, depth-1)
+	case *ssa.UnOp:
+		if ia, ok := x.X.(*ssa.IndexAddr); ok && x.Op == token.MUL {
+			if ld, ok := ia.X.(*ssa.UnOp); ok && ld.Op == token.MUL && sameAddr(ld.X, fa, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // sizeComparedOnlyWith reports whether call's result is compared (<, >,
 // <=, >=) at least once, and every such comparison is with a value for

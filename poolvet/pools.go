@@ -347,6 +347,87 @@ type callee struct {
 	sum  *summary
 }
 
+// fieldCallee summarizes a call through a func-typed struct field
+// (app.toString(b)) from the functions the package stores into that
+// field: as the one function when there is one; otherwise its result
+// shares memory with an argument when that of one of them does (a copy
+// in one configuration, an unsafe view in the other: gofiber/fiber#4374).
+func (c *checker) fieldCallee(com *ssa.CallCommon) (callee, bool) {
+	if com.IsInvoke() {
+		return callee{}, false
+	}
+	cands := c.fieldFuncs(com.Value)
+	if len(cands) == 1 {
+		if s := c.sums[cands[0]]; s != nil {
+			return callee{sum: s}, true
+		}
+		return callee{}, false
+	}
+	var m *summary
+	for _, f := range cands {
+		s := c.sums[f]
+		if s == nil {
+			continue
+		}
+		if s.aliases || len(s.keeps) > 0 {
+			if m == nil {
+				m = &summary{aliasField: -1}
+			}
+			m.aliases = m.aliases || s.aliases && s.aliasField < 0
+			for i := range s.keeps {
+				if m.keeps == nil {
+					m.keeps = map[int]bool{}
+				}
+				m.keeps[i] = true
+			}
+		}
+	}
+	if m == nil {
+		return callee{}, false
+	}
+	return callee{sum: m}, true
+}
+
+// fieldFuncs returns the functions (declared or literals, not method
+// values) that the package stores into the func-typed field that v is a
+// load of, or nil.
+func (c *checker) fieldFuncs(v ssa.Value) []*ssa.Function {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil
+	}
+	fa, ok := ld.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	n, ok := types.Unalias(derefType(fa.X.Type())).(*types.Named)
+	if !ok {
+		return nil
+	}
+	if c.funcFields == nil {
+		c.funcFields = map[[2]any][]*ssa.Function{}
+		c.eachFieldStore(func(_ *ssa.Function, st *ssa.Store, sfa *ssa.FieldAddr) {
+			var f *ssa.Function
+			switch x := st.Val.(type) {
+			case *ssa.Function:
+				f = x
+			case *ssa.MakeClosure:
+				f, _ = x.Fn.(*ssa.Function)
+				if f != nil && isBoundWrapper(f) {
+					f = nil
+				}
+			}
+			sn, ok := types.Unalias(derefType(sfa.X.Type())).(*types.Named)
+			if f == nil || !ok {
+				return
+			}
+			k := [2]any{sn.Origin().Obj(), sfa.Field}
+			c.funcFields[k] = append(c.funcFields[k], f)
+		})
+	}
+	return c.funcFields[[2]any{n.Origin().Obj(), fa.Field}]
+}
+
 // callArgs returns the arguments of a call as the called function or
 // method sees them, receiver first. They are com.Args, except for a call of
 // a method value (get := p.Get; get()): SSA calls a bound method wrapper,
@@ -370,7 +451,7 @@ func isBoundWrapper(fn *ssa.Function) bool {
 func (c *checker) calleeOf(com *ssa.CallCommon) (callee, bool) {
 	fn := com.StaticCallee()
 	if fn == nil {
-		return callee{}, false
+		return c.fieldCallee(com)
 	}
 	if isBoundWrapper(fn) {
 		if _, ok := com.Value.(*ssa.MakeClosure); !ok {
@@ -1356,11 +1437,45 @@ func (c *checker) returnsAlias(fn *ssa.Function) bool {
 	}
 	al := c.aliasesOf(fn, objKey{fn.Params[0], false}, false)
 	for _, b := range fn.Blocks {
-		if ret, ok := lastInstr(b).(*ssa.Return); ok && len(ret.Results) > 0 && (al[ret.Results[0]] || viewOrFresh(ret.Results[0], al)) {
+		if ret, ok := lastInstr(b).(*ssa.Return); ok && len(ret.Results) > 0 && (al[ret.Results[0]] || viewOrFresh(ret.Results[0], al) || appendChain(ret.Results[0], fn.Params[0], map[ssa.Value]bool{})) {
 			return true
 		}
 	}
 	return false
+}
+
+// appendChain reports whether v is p grown by appends, through slicing and
+// the phis of a loop (for _, c := range src { dst = append(dst, c) };
+// return dst): the must-alias set misses such a loop's phis, each waiting
+// for the other.
+func appendChain(v, p ssa.Value, seen map[ssa.Value]bool) bool {
+	if v == p {
+		return true
+	}
+	if r, ok := seen[v]; ok {
+		return r // true while v is in progress: a loop's phi
+	}
+	if len(seen) > 32 {
+		return false
+	}
+	seen[v] = true
+	r := false
+	switch x := v.(type) {
+	case *ssa.Call:
+		r = isBuiltin(&x.Call, "append") && len(x.Call.Args) > 0 && appendChain(x.Call.Args[0], p, seen)
+	case *ssa.Slice:
+		r = appendChain(x.X, p, seen)
+	case *ssa.Phi:
+		r = true
+		for _, e := range x.Edges {
+			if !appendChain(e, p, seen) {
+				r = false
+				break
+			}
+		}
+	}
+	seen[v] = r
+	return r
 }
 
 // viewOrFresh reports whether v is a phi of a view (one of al) and of

@@ -96,6 +96,9 @@ type checker struct {
 	// function of the package sets to one of its parameters; built on
 	// first use.
 	borrowed map[[2]any]bool
+	// funcFields holds the functions stored into each func-typed field
+	// (by named type and field index); built on first use (fieldFuncs).
+	funcFields map[[2]any][]*ssa.Function
 
 	// cleared holds the {type name, field index} of the fields that some
 	// function of the package stores false or nil into ({type name, -1}:
