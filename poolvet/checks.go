@@ -1981,10 +1981,23 @@ func growsWhenSmaller(x *ssa.BinOp, call *ssa.Call, fa *ssa.FieldAddr) bool {
 			b = ifi.Block().Succs[0]
 		}
 		for _, instr := range b.Instrs {
-			if st, ok := instr.(*ssa.Store); ok && sameAddr(st.Addr, fa, 0) {
+			if st, ok := instr.(*ssa.Store); ok && sameAddr(st.Addr, fa, 0) && grownValue(st.Val) {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// grownValue reports whether v is a slice made or extended here (append,
+// make), not a re-slice: if len(e.data) >= tooBig { ... } else { e.data =
+// e.data[0:0] } bounds the field (encoding/gob's encBuffer.Reset).
+func grownValue(v ssa.Value) bool {
+	switch x := v.(type) {
+	case *ssa.MakeSlice:
+		return true
+	case *ssa.Call:
+		return isBuiltin(&x.Call, "append")
 	}
 	return false
 }

@@ -111,3 +111,38 @@ func sanitize2(parts []string) string {
 	}
 	return s
 }
+
+// Silent: a Reset that drops the buffer when it grew too large, and only
+// truncates it otherwise (encoding/gob's encBuffer).
+type encBuf struct {
+	data    []byte
+	scratch [64]byte
+}
+
+var encBufPool = sync.Pool{New: func() any {
+	e := new(encBuf)
+	e.data = e.scratch[:0]
+	return e
+}}
+
+func (e *encBuf) Write(p []byte) (int, error) {
+	e.data = append(e.data, p...)
+	return len(p), nil
+}
+
+func (e *encBuf) Reset() {
+	if len(e.data) >= 1<<20 {
+		e.data = e.scratch[:0]
+	} else {
+		e.data = e.data[:0]
+	}
+}
+
+func encodeWithBuf(f func(*encBuf)) []byte {
+	e := encBufPool.Get().(*encBuf)
+	f(e)
+	out := append([]byte(nil), e.data...)
+	e.Reset()
+	encBufPool.Put(e)
+	return out
+}
