@@ -2661,6 +2661,7 @@ func (c *checker) checkPutType(fn *ssa.Function, p putSite) {
 	}
 	name, news, ok := c.poolNews(p.args[0])
 	if !ok {
+		c.checkPutAsserted(p, mi)
 		return
 	}
 	for _, t := range news {
@@ -2671,6 +2672,45 @@ func (c *checker) checkPutType(fn *ssa.Function, p putSite) {
 	c.report(checkTypeMismatch, p.instr.Pos(), nil,
 		"%s of type %s is put into %s, whose New returns %s: a later Get's type assertion fails on it",
 		c.objName(&p), c.typeString(mi.X.Type()), name, c.typeString(news[0]))
+}
+
+// checkPutAsserted reports, for a pool without a New the package sets, a
+// Put of a type that no Get of the pool asserts to when the Gets assert
+// to concrete types: the next such Get panics (anacrolix/torrent#205:
+// Put(&pi) of a *[]int while the Get asserts []int).
+func (c *checker) checkPutAsserted(p putSite, mi *ssa.MakeInterface) {
+	id := poolID(p.args[0])
+	if id == nil {
+		return
+	}
+	var asserted []types.Type
+	for _, pg := range c.poolGets(id) {
+		refs := pg.g.call.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, r := range *refs {
+			ta, ok := r.(*ssa.TypeAssert)
+			if !ok || ta.CommaOk {
+				continue // v, ok := p.Get().(T) takes another type for a miss
+			}
+			if types.IsInterface(ta.AssertedType) || containsTypeParam(ta.AssertedType) {
+				return // an interface or a type parameter: any of many types
+			}
+			asserted = append(asserted, ta.AssertedType)
+		}
+	}
+	if len(asserted) == 0 {
+		return
+	}
+	for _, t := range asserted {
+		if types.Identical(t, mi.X.Type()) {
+			return
+		}
+	}
+	c.report(checkTypeMismatch, p.instr.Pos(), nil,
+		"%s of type %s is put into a pool whose Gets assert %s: the next of them to get it panics",
+		c.objName(&p), c.typeString(mi.X.Type()), c.typeString(asserted[0]))
 }
 
 // checkPutOther reports a Put of an interface value that did not come

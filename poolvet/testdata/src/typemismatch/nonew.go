@@ -58,3 +58,38 @@ func (w *withNew) get(i int) any { return w.pools[i].Get() }
 func useWithNew(w *withNew) []byte {
 	return *w.get(0).(*[]byte)
 }
+
+// A pool without New whose Get asserts []int after a nil check, and whose
+// put helper puts a *[]int (anacrolix/torrent#205): the next Get panics.
+type inclinations struct {
+	pool sync.Pool
+}
+
+func (t *inclinations) get(n int) []int {
+	v := t.pool.Get()
+	if v == nil {
+		return make([]int, n)
+	}
+	return v.([]int)
+}
+
+func (t *inclinations) put(pi []int) {
+	t.pool.Put(&pi) // want `&pi of type \*\[\]int is put into a pool whose Gets assert \[\]int`
+}
+
+// Silent: the Get asserts the pointer it is given.
+type inclinations2 struct {
+	pool sync.Pool
+}
+
+func (t *inclinations2) get(n int) []int {
+	v := t.pool.Get()
+	if v == nil {
+		return make([]int, n)
+	}
+	return *v.(*[]int)
+}
+
+func (t *inclinations2) put(pi []int) {
+	t.pool.Put(&pi)
+}
