@@ -82,6 +82,23 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 	}
 	for i := range puts {
 		p := &puts[i]
+		if !trackable(p) && !p.key.cell && !p.cond && !p.deferred && types.IsInterface(p.key.v.Type()) && !isConst(p.key.v) {
+			// An interface value of unknown content: its uses say
+			// nothing, but a second Put of the very same value on a path
+			// is a second Put of whatever it holds (if enc == JSON {
+			// jsonPool.Put(e) }; protoPool.Put(e): centrifugal/centrifuge
+			// e33dcc85).
+			c.newTracker(fn, p.key).walk(p.instr, func(instr ssa.Instruction, _ *path) action {
+				for _, q := range putAt[instr] {
+					if q != p && !q.cond && q.key.v == p.key.v && !q.key.cell {
+						double(q, p, "%s is put into the pool twice (first at line %d): two later Gets can return the same object")
+						return stopAll
+					}
+				}
+				return next
+			})
+			continue
+		}
 		if !trackable(p) || p.key.cell && onlyNil(p.key.v) {
 			continue
 		}
@@ -646,6 +663,11 @@ func dependsOn(v ssa.Value, call *ssa.Call, depth int) bool {
 // trackable reports whether the object of a put site has an identity worth
 // following: not a constant, not an interface value of unknown content, and
 // holding memory that a later user would share.
+func isConst(v ssa.Value) bool {
+	_, ok := v.(*ssa.Const)
+	return ok
+}
+
 func trackable(p *putSite) bool {
 	if _, ok := p.key.v.(*ssa.Const); ok {
 		return false
