@@ -194,7 +194,7 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 				}
 				if !used && t.usesObject(instr, path) && !errorReturn(instr, path) {
 					used = true
-					c.report(checkUseAfterPut, c.posOf(instr, p.instr), nil,
+					c.report(checkUseAfterPut, c.usePos(t, path, instr, p.instr), nil,
 						"%s is used after it was put back into the pool at line %d: another goroutine may already own it",
 						c.objName(p), c.line(p.instr.Pos()))
 				}
@@ -2852,9 +2852,63 @@ func (c *checker) line(pos token.Pos) int { return c.pass.Fset.Position(pos).Lin
 
 // posOf returns a position for instr: its own, or that of a neighbour on
 // the same line, or fallback.
+// usePos is where a use after the Put at put is reported: at the use, or,
+// when the used value is a slice of the object's memory read out of a
+// field or element after the Put on an earlier line (nbuf :=
+// mb.cache.buf[n:]; ...; append(buf, nbuf...)), at that read, the first
+// place the code takes the stale reference.
+func (c *checker) usePos(t *tracker, p *path, use, put ssa.Instruction) token.Pos {
+	at := c.posOf(use, put)
+	var buf [8]*ssa.Value
+	for _, op := range use.Operands(buf[:0]) {
+		if *op == nil || t.class(p, *op) == notAlias {
+			continue
+		}
+		v := *op
+		for i := 0; i < 8; i++ {
+			if s, ok := v.(*ssa.Slice); ok {
+				v = s.X
+				continue
+			}
+			break
+		}
+		ld, ok := v.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL || v == *op || !after(put, ld) {
+			continue
+		}
+		if lp := c.posOf(ld, put); lp.IsValid() && c.line(lp) < c.line(at) {
+			return lp
+		}
+	}
+	return at
+}
+
+// after reports whether b runs after a on some path and not before it: later
+// in a's block, or in a block reached from a's that does not lead to a.
+func after(a, b ssa.Instruction) bool {
+	if a.Block() == b.Block() {
+		return precedes(a, b) && a != b
+	}
+	return reachesFrom(a.Block().Succs, b.Block()) && !reachesFrom(b.Block().Succs, a.Block())
+}
+
 func (c *checker) posOf(instr ssa.Instruction, fallback ssa.Instruction) token.Pos {
 	if instr.Pos().IsValid() {
 		return instr.Pos()
+	}
+	// An implicit load (prod := ps[0], x := h.buf) has no position of
+	// its own; the index or selector expression it reads has.
+	if ld, ok := instr.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		switch a := ld.X.(type) {
+		case *ssa.IndexAddr:
+			if a.Pos().IsValid() {
+				return a.Pos()
+			}
+		case *ssa.FieldAddr:
+			if a.Pos().IsValid() {
+				return a.Pos()
+			}
+		}
 	}
 	instrs := instr.Block().Instrs
 	for i, x := range instrs {
