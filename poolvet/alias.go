@@ -436,7 +436,6 @@ func loadsOf(fn *ssa.Function, addr ssa.Value) []ssa.Value {
 	return loads
 }
 
-// localRoot returns the local allocation that addr points into, or nil.
 // reflectSetRoot returns, for a call of reflect.Value's SetBytes or Set
 // given v, the local variable that the Value refers into when it was
 // derived from reflect.ValueOf(&local) through Elem, Field and Index; or
@@ -472,6 +471,7 @@ func reflectSetRoot(com *ssa.CallCommon, v ssa.Value) *ssa.Alloc {
 	return nil
 }
 
+// localRoot returns the local allocation that addr points into, or nil.
 func localRoot(addr ssa.Value) *ssa.Alloc {
 	for {
 		switch a := addr.(type) {

@@ -660,16 +660,17 @@ func dependsOn(v ssa.Value, call *ssa.Call, depth int) bool {
 	return false
 }
 
-// trackable reports whether the object of a put site has an identity worth
-// following: not a constant, not an interface value of unknown content, and
-// holding memory that a later user would share.
+// isConst reports whether v is a constant.
 func isConst(v ssa.Value) bool {
 	_, ok := v.(*ssa.Const)
 	return ok
 }
 
+// trackable reports whether the object of a put site has an identity worth
+// following: not a constant, not an interface value of unknown content, and
+// holding memory that a later user would share.
 func trackable(p *putSite) bool {
-	if _, ok := p.key.v.(*ssa.Const); ok {
+	if isConst(p.key.v) {
 		return false
 	}
 	t := p.key.v.Type()
@@ -964,7 +965,7 @@ func (c *checker) growsIn(fn *ssa.Function, key objKey, depth int) bool {
 			if !ok {
 				continue
 			}
-			if bi, ok := call.Call.Value.(*ssa.Builtin); ok && bi.Name() == "append" && len(call.Call.Args) > 0 &&
+			if isBuiltin(&call.Call, "append") && len(call.Call.Args) > 0 &&
 				al[call.Call.Args[0]] && !fixedAppend(call) {
 				return true
 			}
@@ -1091,7 +1092,7 @@ func (c *checker) appendsInLoop(fn *ssa.Function, key objKey) bool {
 			if !ok || len(call.Call.Args) == 0 {
 				continue
 			}
-			if bi, ok := call.Call.Value.(*ssa.Builtin); ok && bi.Name() == "append" && al[call.Call.Args[0]] && !fixedAppend(call) {
+			if isBuiltin(&call.Call, "append") && al[call.Call.Args[0]] && !fixedAppend(call) {
 				return true
 			}
 			// binary.BigEndian.AppendUint64(b, v) in a loop
@@ -1335,7 +1336,7 @@ func appendsFirst(callee *ssa.Function) bool {
 			continue
 		}
 		if r, ok := ret.Results[0].(*ssa.Call); ok {
-			if bi, ok := r.Call.Value.(*ssa.Builtin); ok && bi.Name() == "append" && len(r.Call.Args) > 0 && r.Call.Args[0] == callee.Params[0] {
+			if isBuiltin(&r.Call, "append") && len(r.Call.Args) > 0 && r.Call.Args[0] == callee.Params[0] {
 				return true
 			}
 		}
@@ -2850,8 +2851,6 @@ func isNil(v ssa.Value) bool {
 // line returns the line number of pos.
 func (c *checker) line(pos token.Pos) int { return c.pass.Fset.Position(pos).Line }
 
-// posOf returns a position for instr: its own, or that of a neighbour on
-// the same line, or fallback.
 // usePos is where a use after the Put at put is reported: at the use, or,
 // when the used value is a slice of the object's memory read out of a
 // field or element after the Put on an earlier line (nbuf :=
@@ -2887,11 +2886,13 @@ func (c *checker) usePos(t *tracker, p *path, use, put ssa.Instruction) token.Po
 // in a's block, or in a block reached from a's that does not lead to a.
 func after(a, b ssa.Instruction) bool {
 	if a.Block() == b.Block() {
-		return precedes(a, b) && a != b
+		return a != b && precedes(a, b)
 	}
-	return reachesFrom(a.Block().Succs, b.Block()) && !reachesFrom(b.Block().Succs, a.Block())
+	return mayPrecede(a, b) && !mayPrecede(b, a)
 }
 
+// posOf returns a position for instr: its own, or that of a neighbour on
+// the same line, or fallback.
 func (c *checker) posOf(instr ssa.Instruction, fallback ssa.Instruction) token.Pos {
 	if instr.Pos().IsValid() {
 		return instr.Pos()
@@ -2899,14 +2900,10 @@ func (c *checker) posOf(instr ssa.Instruction, fallback ssa.Instruction) token.P
 	// An implicit load (prod := ps[0], x := h.buf) has no position of
 	// its own; the index or selector expression it reads has.
 	if ld, ok := instr.(*ssa.UnOp); ok && ld.Op == token.MUL {
-		switch a := ld.X.(type) {
-		case *ssa.IndexAddr:
-			if a.Pos().IsValid() {
-				return a.Pos()
-			}
-		case *ssa.FieldAddr:
-			if a.Pos().IsValid() {
-				return a.Pos()
+		switch ld.X.(type) {
+		case *ssa.IndexAddr, *ssa.FieldAddr:
+			if at := ld.X.Pos(); at.IsValid() {
+				return at
 			}
 		}
 	}

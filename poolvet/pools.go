@@ -400,12 +400,12 @@ func (c *checker) fieldFuncs(v ssa.Value) []*ssa.Function {
 	if !ok {
 		return nil
 	}
-	n, ok := types.Unalias(derefType(fa.X.Type())).(*types.Named)
+	ref, ok := fieldRefOf(fa)
 	if !ok {
 		return nil
 	}
 	if c.funcFields == nil {
-		c.funcFields = map[[2]any][]*ssa.Function{}
+		c.funcFields = map[fieldRef][]*ssa.Function{}
 		c.eachFieldStore(func(_ *ssa.Function, st *ssa.Store, sfa *ssa.FieldAddr) {
 			var f *ssa.Function
 			switch x := st.Val.(type) {
@@ -417,15 +417,14 @@ func (c *checker) fieldFuncs(v ssa.Value) []*ssa.Function {
 					f = nil
 				}
 			}
-			sn, ok := types.Unalias(derefType(sfa.X.Type())).(*types.Named)
+			k, ok := fieldRefOf(sfa)
 			if f == nil || !ok {
 				return
 			}
-			k := [2]any{sn.Origin().Obj(), sfa.Field}
 			c.funcFields[k] = append(c.funcFields[k], f)
 		})
 	}
-	return c.funcFields[[2]any{n.Origin().Obj(), fa.Field}]
+	return c.funcFields[ref]
 }
 
 // callArgs returns the arguments of a call as the called function or

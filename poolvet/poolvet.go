@@ -98,7 +98,7 @@ type checker struct {
 	borrowed map[[2]any]bool
 	// funcFields holds the functions stored into each func-typed field
 	// (by named type and field index); built on first use (fieldFuncs).
-	funcFields map[[2]any][]*ssa.Function
+	funcFields map[fieldRef][]*ssa.Function
 
 	// cleared holds the {type name, field index} of the fields that some
 	// function of the package stores false or nil into ({type name, -1}:
