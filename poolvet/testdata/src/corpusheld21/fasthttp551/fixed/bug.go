@@ -43,11 +43,12 @@ func (r *Request) read(br *bufio.Reader) error {
 		}
 		return err
 	}
-	r.Header = append(r.Header, line...)
+	header := append([]byte(nil), line...)
 	body, err := br.ReadSlice('\n')
 	if err != nil {
 		return err
 	}
+	r.Header = append(r.Header, header...)
 	r.Body = append(r.Body, body...)
 	return nil
 }
