@@ -698,7 +698,12 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 		if !ok {
 			continue
 		}
-		if c.truncatedElems(fn, p) {
+		if report, filled := c.truncatedElems(fn, p); report && filled {
+			c.report(checkNoReset, p.instr.Pos(), nil,
+				"%s goes back to the pool holding the elements appended to it, not cleared: they still point to this user's data, which stays alive while the object waits in the pool and is seen by the next user that reads past its length; clear them before the Put (clear(s))",
+				c.objName(p))
+			return
+		} else if report {
 			c.report(checkNoReset, p.instr.Pos(), nil,
 				"%s goes back to the pool truncated but with its elements not cleared: past the new length they still point to the previous user's data, which stays alive while the object waits in the pool; clear them before truncating (clear(s))",
 				c.objName(p))
@@ -947,8 +952,9 @@ func refersOut(t types.Type) bool {
 
 // truncatedElems reports whether the object of put p is a *[]E, E
 // referring out, that fn truncates to [:0] (*lp = (*lp)[:0]) without
-// clearing the elements, with no other call on it before the Put.
-func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) bool {
+// clearing the elements, with no other call on it before the Put; or,
+// with filledOnly, that fn fills by appends and puts back uncleared.
+func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) (report, filledOnly bool) {
 	pt, ok := p.key.v.Type().Underlying().(*types.Pointer)
 	if ok && p.key.cell {
 		// A variable captured by a closure (defer func() { *o = (*o)[:0];
@@ -956,11 +962,11 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) bool {
 		pt, ok = pt.Elem().Underlying().(*types.Pointer)
 	}
 	if !ok {
-		return false
+		return false, false
 	}
 	sl, ok := pt.Elem().Underlying().(*types.Slice)
 	if !ok || !refersOut(sl.Elem()) {
-		return false
+		return false, false
 	}
 	al := c.aliasesOf(fn, p.key, true)
 	if ld, ok := p.key.v.(*ssa.UnOp); ok && ld.Op == token.MUL {
@@ -970,7 +976,7 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) bool {
 			al[u] = true
 		}
 	}
-	truncated, cleared := false, false
+	truncated, filled, cleared := false, false, false
 	var truncAt ssa.Instruction        // the truncation, when in the Put's block
 	elemOf := func(v ssa.Value) bool { // an element of the pooled slice
 		ia, ok := v.(*ssa.IndexAddr)
@@ -993,6 +999,9 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) bool {
 				// (cortexproject/cortex#2008's fixed ReuseSlice).
 				if fa, ok := x.Addr.(*ssa.FieldAddr); ok && fa.Field < 64 && isZeroConst(x.Val) && elemOf(fa.X) && inLoop(x.Block()) {
 					zeroedFields |= 1 << fa.Field
+				}
+				if al[x.Addr] && c.fills(x.Val, sl) {
+					filled = true
 				}
 				s, ok := x.Val.(*ssa.Slice)
 				if !ok || !al[x.Addr] || s.Low != nil || s.Max != nil {
@@ -1028,12 +1037,43 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) bool {
 			}
 		}
 	}
-	if !truncated || cleared {
-		return false
+	if cleared {
+		return false, false
+	}
+	if filled && !truncated {
+		// Filled by appends here and put back as it is: its elements
+		// point to this user's data (anacrolix/torrent c8299bf0).
+		return true, true
+	}
+	if !truncated {
+		return false, false
 	}
 	// Calls before the truncation (the object's use) do not matter.
 	last := c.lastCallOn(fn, p.key, p.instr, truncAt)
-	return last == "" || isResetName(last)
+	return last == "" || isResetName(last), false
+}
+
+// fills reports whether v, stored into a pooled *[]E, is what an append
+// built it from (append(s, x...)), or a function of the package that
+// takes a []E and returns one (t.appendUnclosedConns(s)).
+func (c *checker) fills(v ssa.Value, sl *types.Slice) bool {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	if isBuiltin(&call.Call, "append") {
+		return true
+	}
+	g := call.Call.StaticCallee()
+	if g == nil || g.Pkg == nil || g.Pkg.Pkg != c.pass.Pkg || !types.Identical(call.Type(), sl) {
+		return false
+	}
+	for _, a := range call.Call.Args {
+		if types.Identical(a.Type(), sl) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkForgottenAppend reports a Put of an object whose Reset method, called
@@ -1057,7 +1097,8 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 	al := c.aliasesOf(fn, p.key, true)
 	var reset *ssa.Function
 	var resetAt token.Pos
-	written := fieldSet(0)
+	written := fieldSet(0) // stored by fn itself
+	cleared := fieldSet(0) // stored by functions fn hands the object to
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
@@ -1071,6 +1112,15 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 			case ssa.CallInstruction:
 				if g := c.resetOf(x, al, objT); g != nil {
 					reset, resetAt = g, x.Pos()
+				}
+				// What a function of the package it hands the object
+				// to clears (b.zero(), cloudwego/kitex#1103's fix).
+				if g := x.Common().StaticCallee(); g != nil && g.Pkg == fn.Pkg {
+					for j, a := range callArgs(x.Common()) {
+						if al[a] {
+							cleared |= recvWrites(g, j, map[*ssa.Function]bool{})
+						}
+					}
 				}
 			}
 		}
@@ -1096,16 +1146,23 @@ func (c *checker) checkForgottenAppend(fn *ssa.Function, p *putSite) {
 	tn := n.Origin().Obj()
 	if reset == nil {
 		// The Put's own function clears field by field (two fields or
-		// more): a flag that some users set on what Get returned, and
-		// others never set, stays set for the next one
-		// (CrowdStrike/csproto#213: skipClose).
+		// more), or a getter sets field by field each object it takes
+		// from the pool: a flag that some users set on what Get
+		// returned, and others never set, stays set for the next one
+		// (CrowdStrike/csproto#213: skipClose; gocryptotrader#2296).
+		clearer := displayName(fn) + " clears"
 		if bits.OnesCount64(uint64(written)) < 2 {
-			return
+			refreshed, getter := c.refreshedAtGet(tn)
+			if bits.OnesCount64(uint64(refreshed)) < 2 {
+				return
+			}
+			written |= refreshed
+			clearer = displayName(getter) + " sets"
 		}
 		for f, by := range c.getFlags(tn) {
-			if written&(1<<f) == 0 {
-				c.report(checkNoReset, p.instr.Pos(), nil, "%s goes back to the pool with field %s, which %s sets on an object it gets from the pool and other users do not set, never cleared: %s clears other fields but not this one, so the next user sees this one's value; clear it before the Put",
-					c.objName(p), st.Field(f).Name(), by, displayName(fn))
+			if (written|cleared)&(1<<f) == 0 {
+				c.report(checkNoReset, p.instr.Pos(), nil, "%s goes back to the pool with field %s, which %s sets on an object it gets from the pool and not every user sets, never cleared: %s other fields but not this one, so the next user sees this one's value; clear it before the Put",
+					c.objName(p), st.Field(f).Name(), by, clearer)
 				return
 			}
 		}
@@ -1276,21 +1333,47 @@ func (c *checker) setFields(tn *types.TypeName, reset *ssa.Function) map[int]str
 	return set
 }
 
-// getFlags returns the scalar fields of the struct type tn that some
-// function sets to a constant other than zero on an object it just got from
-// a pool (child.skipClose = true), that is not set on what another Get
-// returns and set to zero after none, and that some function reads, with
-// the name of a function that sets each: per-use state that only some users
-// set. A field some user zeroes after Get is managed there
-// (go-playground/validator's hasExcludes).
+// getFlags returns the fields of the struct type tn that some function
+// sets on an object it just got from a pool, or from a getter that takes
+// one from a pool, to a constant other than zero (child.skipClose = true)
+// or to a value it was passed that holds pointers (f.structuredFields =
+// extra), that some Get site (or getter) does not set on every path from
+// its Get, that no user sets to zero after Get, and that some function
+// reads, with the name of a function that sets each: per-use state that
+// only some users set. A field some user zeroes after Get is managed there
+// (go-playground/validator's hasExcludes); a getter's own sets count on
+// every object it returns (grafana/tempo#5117's flag set under an if,
+// thrasher-corp/gocryptotrader#2296's structured fields).
 func (c *checker) getFlags(tn *types.TypeName) map[int]string {
 	set := map[int]string{}
 	read := map[int]bool{}
-	got := map[ssa.Value]fieldSet{} // per object got from a pool: the fields set on it
+	got := map[ssa.Value]fieldSet{} // per object got from a pool: the fields set on it on every path
 	zeroed := fieldSet(0)           // fields some user sets to zero after Get: managed at Get
 	isTN := func(t types.Type) bool {
 		n, ok := types.Unalias(derefType(t)).(*types.Named)
 		return ok && n.Origin().Obj() == tn
+	}
+	// gotValue reports whether v is an object fresh from a pool (or a
+	// getter) and records it with what its getter sets on it.
+	gotValue := func(fn *ssa.Function, v ssa.Value) bool {
+		if _, seen := got[v]; seen {
+			return true
+		}
+		if !isTN(v.Type()) {
+			return false
+		}
+		if c.isGetCall(v) {
+			if s := c.sums[fn]; s != nil && s.gets && returned(v) && len(c.callSitesOf(fn)) > 0 {
+				return false // a getter's own Get: its callers are the Get sites
+			}
+			got[v] = 0
+			return true
+		}
+		if g := c.getterOf(v); g != nil {
+			got[v] = c.getterSets(g)
+			return true
+		}
+		return false
 	}
 	for _, fn := range c.funcs {
 		for _, b := range fn.Blocks {
@@ -1300,21 +1383,22 @@ func (c *checker) getFlags(tn *types.TypeName) map[int]string {
 					if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL && isTN(fa.X.Type()) {
 						read[fa.Field] = true
 					}
-				case *ssa.TypeAssert:
-					if _, seen := got[x]; !seen && isTN(x.AssertedType) && c.isGetCall(x.X) {
-						got[x] = 0 // a Get site that may set no field
-					}
+				case *ssa.TypeAssert, *ssa.Call:
+					gotValue(fn, x.(ssa.Value)) // a Get site that may set no field
 				case *ssa.Store:
 					fa, ok := x.Addr.(*ssa.FieldAddr)
-					if !ok || fa.Field >= 64 || !isTN(fa.X.Type()) || !c.isGetCall(fa.X) {
+					if !ok || fa.Field >= 64 || !gotValue(fn, fa.X) {
 						continue
 					}
-					got[fa.X] |= 1 << fa.Field
+					if !avoidable(fa.X, x.Block()) {
+						got[fa.X] |= 1 << fa.Field
+					}
 					if isZeroConst(x.Val) {
 						zeroed |= 1 << fa.Field
 					}
 					_, basic := x.Val.Type().Underlying().(*types.Basic)
-					if _, k := x.Val.(*ssa.Const); basic && k && !isZeroConst(x.Val) {
+					_, k := x.Val.(*ssa.Const)
+					if basic && k && !isZeroConst(x.Val) || !k && fromCaller(x.Val) && hasPointers(x.Val.Type()) {
 						if _, seen := set[fa.Field]; !seen {
 							set[fa.Field] = displayName(fn)
 						}
@@ -1333,6 +1417,132 @@ func (c *checker) getFlags(tn *types.TypeName) map[int]string {
 		}
 	}
 	return set
+}
+
+// getterOf returns the function of the package that v is the result of
+// when that function returns an object it took from a pool (a getter:
+// encoderPoolGet, sl.getFields), or nil.
+func (c *checker) getterOf(v ssa.Value) *ssa.Function {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	g := call.Call.StaticCallee()
+	if g == nil || g.Pkg == nil || g.Pkg.Pkg != c.pass.Pkg {
+		return nil
+	}
+	if s := c.sums[g]; s != nil && s.gets {
+		return g
+	}
+	return nil
+}
+
+// getterSets returns the fields that the getter g sets on the object it
+// takes from a pool on every path from that Get: what every caller of
+// g gets refreshed.
+func (c *checker) getterSets(g *ssa.Function) fieldSet {
+	var out fieldSet
+	for _, b := range g.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			fa, ok := st.Addr.(*ssa.FieldAddr)
+			if !ok || fa.Field >= 64 || !c.isGetCall(fa.X) || avoidable(fa.X, st.Block()) {
+				continue
+			}
+			out |= 1 << fa.Field
+		}
+	}
+	return out
+}
+
+// refreshedAtGet returns the fields of tn that some getter of the package
+// sets on each object it takes from a pool (f.info = sl.info; f.name =
+// sl.name in gocryptotrader's getFields): a field-by-field refresh at Get.
+func (c *checker) refreshedAtGet(tn *types.TypeName) (fieldSet, *ssa.Function) {
+	var out fieldSet
+	var by *ssa.Function
+	for _, fn := range c.funcs {
+		s := c.sums[fn]
+		if s == nil || !s.gets || fn.Signature.Results().Len() == 0 {
+			continue
+		}
+		n, ok := types.Unalias(derefType(fn.Signature.Results().At(0).Type())).(*types.Named)
+		if !ok || n.Origin().Obj() != tn {
+			continue
+		}
+		if sets := c.getterSets(fn); bits.OnesCount64(uint64(sets)) > bits.OnesCount64(uint64(out)) {
+			out, by = sets, fn
+		}
+	}
+	return out, by
+}
+
+// returned reports whether v is returned by its function as it is, or
+// through a phi.
+func returned(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.Return:
+			return true
+		case *ssa.Phi:
+			if pr := r.Referrers(); pr != nil {
+				for _, rr := range *pr {
+					if _, ok := rr.(*ssa.Return); ok {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// avoidable reports whether a path leads from v's definition to a return
+// of its function without passing through block b, other than the path
+// on which v is nil (if f := get(); f != nil { f.x = 1 }).
+func avoidable(v ssa.Value, b *ssa.BasicBlock) bool {
+	def, ok := v.(ssa.Instruction)
+	if !ok || def.Block() == nil {
+		return true
+	}
+	start := def.Block()
+	if start == b {
+		return false
+	}
+	seen := map[*ssa.BasicBlock]bool{start: true, b: true}
+	work := []*ssa.BasicBlock{start}
+	for len(work) > 0 {
+		blk := work[len(work)-1]
+		work = work[:len(work)-1]
+		if len(blk.Succs) == 0 {
+			return true
+		}
+		succs := blk.Succs
+		if i, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.If); ok && len(succs) == 2 {
+			if cmp, ok := i.Cond.(*ssa.BinOp); ok && (cmp.X == v && isNil(cmp.Y) || cmp.Y == v && isNil(cmp.X)) {
+				switch cmp.Op {
+				case token.EQL:
+					succs = succs[1:] // v == nil: the then-branch has no object
+				case token.NEQ:
+					succs = succs[:1]
+				}
+			}
+		}
+		for _, s := range succs {
+			if !seen[s] {
+				seen[s] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return false
 }
 
 // isGetCall reports whether v is what a pool's own Get returned (through a

@@ -41,7 +41,7 @@ func (r *result) release() {
 	clear(r.children)
 	r.children = r.children[:0]
 	r.data = nil
-	resultPool.Put(r) // want `r goes back to the pool with field nested, which decodeResult sets on an object it gets from the pool and other users do not set`
+	resultPool.Put(r) // want `r goes back to the pool with field nested, which decodeResult sets on an object it gets from the pool and not every user sets`
 }
 
 type frame struct {
