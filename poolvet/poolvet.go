@@ -127,6 +127,10 @@ type checker struct {
 	// reext holds the slice fields that some function re-slices within
 	// their capacity without clearing (stale.go); built on first use.
 	reext map[fieldRef]*ssa.Store
+	// reextHelper holds the slice fields that a function of the package
+	// is passed, re-slices one past the length and fills field by field
+	// (reextendedByHelper); built on first use.
+	reextHelper map[fieldRef]*ssa.Slice
 }
 
 func run(pass *analysis.Pass) (any, error) {

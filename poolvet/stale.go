@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"math/bits"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -511,8 +512,17 @@ func fieldRefOf(fa *ssa.FieldAddr) (fieldRef, bool) {
 // reslice describes x.f = x.f[:n]: the field and whether n is the constant
 // 0. ok is false for other stores.
 func reslice(st *ssa.Store) (fa *ssa.FieldAddr, zero, ok bool) {
+	fa, zero, ok = resliceAny(st)
+	if !ok || !refSlice(fa) {
+		return nil, false, false
+	}
+	return fa, zero, true
+}
+
+// resliceAny is reslice for a slice field of any element type.
+func resliceAny(st *ssa.Store) (fa *ssa.FieldAddr, zero, ok bool) {
 	fa, sl, from, ok := truncStore(st)
-	if !ok || !sameAddr(from, fa, 0) || !refSlice(fa) {
+	if !ok || !sameAddr(from, fa, 0) {
 		return nil, false, false
 	}
 	return fa, zeroHigh(sl), true
@@ -674,6 +684,113 @@ func (c *checker) reextended() map[fieldRef]*ssa.Store {
 	return c.reext
 }
 
+// reextendedByHelper returns, for each slice field of the package's
+// structs, a re-slice one past the length (s = s[:len(s)+1]) in a function
+// of the package that is passed the field and whose result is stored back
+// into it (x.f, err = appendSpan(x.f, src)), when that function stores
+// nothing into the whole uncovered element: it fills the slot field by
+// field over what a previous user left there
+// (VictoriaMetrics/VictoriaMetrics#11040). Built on first use.
+func (c *checker) reextendedByHelper() map[fieldRef]*ssa.Slice {
+	if c.reextHelper != nil {
+		return c.reextHelper
+	}
+	c.reextHelper = map[fieldRef]*ssa.Slice{}
+	for _, g := range c.funcs {
+		for _, b := range g.Blocks {
+			for _, instr := range b.Instrs {
+				sl, ok := instr.(*ssa.Slice)
+				if !ok || sl.Low != nil || sl.Max != nil {
+					continue
+				}
+				prm, ok := sl.X.(*ssa.Parameter)
+				if !ok || !lenPlusOne(sl.High, prm) || storesWholeElem(g, sl) {
+					continue
+				}
+				i := slices.Index(g.Params, prm)
+				for _, ci := range c.callSitesOf(g) {
+					call, ok := ci.(*ssa.Call)
+					if !ok || i < 0 || i >= len(call.Call.Args) {
+						continue
+					}
+					ld, ok := call.Call.Args[i].(*ssa.UnOp)
+					if !ok || ld.Op != token.MUL {
+						continue
+					}
+					fa, ok := ld.X.(*ssa.FieldAddr)
+					if !ok {
+						continue
+					}
+					ref, ok := fieldRefOf(fa)
+					if ok && c.reextHelper[ref] == nil && storedBackInto(call, fa) {
+						c.reextHelper[ref] = sl
+					}
+				}
+			}
+		}
+	}
+	return c.reextHelper
+}
+
+// lenPlusOne reports whether v is len(s)+1.
+func lenPlusOne(v, s ssa.Value) bool {
+	bin, ok := v.(*ssa.BinOp)
+	if !ok || bin.Op != token.ADD {
+		return false
+	}
+	for _, x := range []ssa.Value{bin.X, bin.Y} {
+		if call, ok := x.(*ssa.Call); ok && isBuiltin(&call.Call, "len") && len(call.Call.Args) == 1 && call.Call.Args[0] == s {
+			return true
+		}
+	}
+	return false
+}
+
+// storesWholeElem reports whether fn stores a whole element into the
+// slice sl (s[len(s)-1] = T{}), or clears it.
+func storesWholeElem(fn *ssa.Function, sl *ssa.Slice) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Store:
+				if ia, ok := x.Addr.(*ssa.IndexAddr); ok && ia.X == sl {
+					return true
+				}
+			case *ssa.Call:
+				if isClearBuiltin(&x.Call) && len(x.Call.Args) == 1 {
+					if s, ok := x.Call.Args[0].(*ssa.Slice); ok && s.X == sl || x.Call.Args[0] == sl {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// storedBackInto reports whether the first result of call is stored into
+// the field that fa addresses (x.f, err = helper(x.f, ...)).
+func storedBackInto(call *ssa.Call, fa *ssa.FieldAddr) bool {
+	var res []ssa.Value
+	if _, ok := call.Type().(*types.Tuple); ok {
+		for _, r := range *call.Referrers() {
+			if ex, ok := r.(*ssa.Extract); ok && ex.Index == 0 {
+				res = append(res, ex)
+			}
+		}
+	} else {
+		res = append(res, call)
+	}
+	for _, v := range res {
+		for _, r := range *v.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Val == v && sameAddr(st.Addr, fa, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // checkStaleElems reports re-slices within capacity in Reset methods, and
 // Puts that truncate a field that some function re-extends.
 func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
@@ -709,7 +826,18 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 				c.objName(p))
 			return
 		}
-		for _, t := range c.truncations(fn, isObj) {
+		if helper := c.reextendedByHelper(); len(helper) > 0 {
+			for _, t := range c.truncations(fn, isObj, true) {
+				ref, ok := fieldRefOf(t.fa)
+				if sl := helper[ref]; ok && sl != nil && re[ref] == nil {
+					c.report(checkNoReset, sl.Pos(), nil,
+						"%s re-slices the %s it is passed one past its length without clearing the element it uncovers, and %s goes back to the pool (line %d) with %s truncated but its elements still set: what the new element's user does not set keeps a previous user's values; clear the element first (s[len(s)-1] = T{})",
+						displayName(sl.Parent()), fieldName(t.fa), c.objName(p), c.line(p.instr.Pos()), fieldName(t.fa))
+					return
+				}
+			}
+		}
+		for _, t := range c.truncations(fn, isObj, false) {
 			tr := t.fa
 			ref, ok := fieldRefOf(tr)
 			if !ok {
@@ -830,7 +958,7 @@ type truncation struct {
 // truncations returns the fields of the object (isObj tells its values)
 // that fn, or a reset method it calls on it, truncates to [:0] without
 // clearing.
-func (c *checker) truncations(fn *ssa.Function, isObj func(ssa.Value) bool) []truncation {
+func (c *checker) truncations(fn *ssa.Function, isObj func(ssa.Value) bool, anyElem bool) []truncation {
 	var out []truncation
 	scan := func(f *ssa.Function, isBase func(ssa.Value) bool, call ssa.Instruction) {
 		for _, b := range f.Blocks {
@@ -844,6 +972,9 @@ func (c *checker) truncations(fn *ssa.Function, isObj func(ssa.Value) bool) []tr
 					at = st
 				}
 				fa, zero, ok := reslice(st)
+				if anyElem {
+					fa, zero, ok = resliceAny(st)
+				}
 				if !ok {
 					var copied *ssa.Store
 					fa, copied, zero, ok = litReslice(st, isBase)
@@ -1438,24 +1569,65 @@ func (c *checker) getterOf(v ssa.Value) *ssa.Function {
 }
 
 // getterSets returns the fields that the getter g sets on the object it
-// takes from a pool on every path from that Get: what every caller of
-// g gets refreshed.
+// takes from a pool on every path from that Get, itself, through functions
+// of the package it hands the object to (c.Reset(fctx)), or through a
+// getter whose result it returns: what every caller of g gets refreshed.
 func (c *checker) getterSets(g *ssa.Function) fieldSet {
+	return c.getterSetsSeen(g, map[*ssa.Function]bool{})
+}
+
+func (c *checker) getterSetsSeen(g *ssa.Function, seen map[*ssa.Function]bool) fieldSet {
+	if seen[g] {
+		return 0
+	}
+	seen[g] = true
 	var out fieldSet
 	for _, b := range g.Blocks {
 		for _, instr := range b.Instrs {
-			st, ok := instr.(*ssa.Store)
-			if !ok {
-				continue
+			switch x := instr.(type) {
+			case *ssa.Store:
+				fa, ok := x.Addr.(*ssa.FieldAddr)
+				if ok && fa.Field < 64 && c.isPoolObj(fa.X) && !avoidable(getValue(fa.X), x.Block()) {
+					out |= 1 << fa.Field
+				}
+			case *ssa.Call:
+				if h := c.getterOf(x); h != nil && returned(x) {
+					out |= c.getterSetsSeen(h, seen)
+				}
+				callee := x.Call.StaticCallee()
+				if callee == nil || callee.Pkg != g.Pkg {
+					continue
+				}
+				for j, a := range x.Call.Args {
+					if c.isPoolObj(a) && !avoidable(getValue(a), x.Block()) {
+						out |= recvWrites(callee, j, map[*ssa.Function]bool{})
+					}
+				}
 			}
-			fa, ok := st.Addr.(*ssa.FieldAddr)
-			if !ok || fa.Field >= 64 || !c.isGetCall(fa.X) || avoidable(fa.X, st.Block()) {
-				continue
-			}
-			out |= 1 << fa.Field
 		}
 	}
 	return out
+}
+
+// getValue returns the value a Get's result is defined by: the type
+// assertion of a comma-ok assertion's first result.
+func getValue(v ssa.Value) ssa.Value {
+	if ex, ok := v.(*ssa.Extract); ok && ex.Index == 0 {
+		if ta, ok := ex.Tuple.(*ssa.TypeAssert); ok {
+			return ta
+		}
+	}
+	return v
+}
+
+// isPoolObj reports whether v is what a pool's own Get returned, through
+// a type assertion, comma-ok or not.
+func (c *checker) isPoolObj(v ssa.Value) bool {
+	v = getValue(v)
+	if ta, ok := v.(*ssa.TypeAssert); ok && ta.CommaOk {
+		return c.isGetCall(ta.X)
+	}
+	return c.isGetCall(v)
 }
 
 // refreshedAtGet returns the fields of tn that some getter of the package
@@ -1506,7 +1678,8 @@ func returned(v ssa.Value) bool {
 
 // avoidable reports whether a path leads from v's definition to a return
 // of its function without passing through block b, other than the path
-// on which v is nil (if f := get(); f != nil { f.x = 1 }).
+// on which v is nil (if f := get(); f != nil { f.x = 1 }) and paths that
+// end in a panic.
 func avoidable(v ssa.Value, b *ssa.BasicBlock) bool {
 	def, ok := v.(ssa.Instruction)
 	if !ok || def.Block() == nil {
@@ -1522,7 +1695,10 @@ func avoidable(v ssa.Value, b *ssa.BasicBlock) bool {
 		blk := work[len(work)-1]
 		work = work[:len(work)-1]
 		if len(blk.Succs) == 0 {
-			return true
+			if _, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return); ok {
+				return true
+			}
+			continue // a panic
 		}
 		succs := blk.Succs
 		if i, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.If); ok && len(succs) == 2 {

@@ -171,3 +171,52 @@ func strictness(r *rowBuf) int {
 	}
 	return 0
 }
+
+// Silent: the getter sets the field on every object it returns, after a
+// comma-ok assertion that panics when it fails (gofiber/fiber's
+// AcquireCtx), and a getter that returns another getter's result gets
+// what that one sets (nats-server's decodeAppendEntry); users that set it
+// again do not make it per-use state.
+type hopCtx struct {
+	index  int
+	path   string
+	method string
+}
+
+var hopCtxPool = sync.Pool{New: func() any { return new(hopCtx) }}
+
+func acquireHop(path string) *hopCtx {
+	c, ok := hopCtxPool.Get().(*hopCtx)
+	if !ok {
+		panic("acquireHop: not a *hopCtx")
+	}
+	c.index = -1
+	c.path = path
+	return c
+}
+
+func decodeHop(msg []byte) *hopCtx {
+	return acquireHop(string(msg))
+}
+
+func releaseHop(c *hopCtx) {
+	c.path = ""
+	c.method = ""
+	hopCtxPool.Put(c)
+}
+
+func nextHop(path string) int {
+	c := acquireHop(path)
+	defer releaseHop(c)
+	c.index = 3
+	return c.index + len(c.path)
+}
+
+func replayHop(msg []byte) int {
+	c := decodeHop(msg)
+	defer releaseHop(c)
+	if len(msg) > 3 {
+		c.index = 7
+	}
+	return c.index
+}
