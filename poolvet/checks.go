@@ -8,6 +8,7 @@ import (
 	"go/format"
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -194,6 +195,14 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 				}
 				if !used && t.usesObject(instr, path) && !errorReturn(instr, path) {
 					used = true
+					if typ, m := c.putterOfField(instr, p); m != "" && *enabled[checkDoublePut] {
+						// return &Iter{framer: f} after Put(f), and
+						// Iter.Close puts its framer (gocql/gocql#1112).
+						c.report(checkDoublePut, c.usePos(t, path, instr, p.instr), nil,
+							"%s, put back into the pool at line %d, is then stored in %s, which %s puts into the pool again: two later Gets can return the same object",
+							c.objName(p), c.line(p.instr.Pos()), typ, m)
+						return next
+					}
 					c.report(checkUseAfterPut, c.usePos(t, path, instr, p.instr), nil,
 						"%s is used after it was put back into the pool at line %d: another goroutine may already own it",
 						c.objName(p), c.line(p.instr.Pos()))
@@ -757,6 +766,62 @@ func (c *checker) checkNoReset(fn *ssa.Function, puts []putSite, gets []getSite)
 				c.objName(p), types.TypeString(objT, types.RelativeTo(c.pass.Pkg)))
 		}
 	}
+}
+
+// putterOfField returns, when instr stores into a field of a struct of
+// the package the object put by p, or stores into another field of a
+// struct it stores the object into (&Iter{err: x, framer: f}), and the
+// struct's type has a method that puts what that field holds (Close,
+// Release), the type and field (Iter.framer) and the method's names.
+func (c *checker) putterOfField(instr ssa.Instruction, p *putSite) (typ, method string) {
+	st, ok := instr.(*ssa.Store)
+	if !ok {
+		return "", ""
+	}
+	fa, ok := st.Addr.(*ssa.FieldAddr)
+	if !ok {
+		return "", ""
+	}
+	n, ok := types.Unalias(derefType(fa.X.Type())).(*types.Named)
+	if !ok || n.Obj().Pkg() != c.pass.Pkg || fa.X.Referrers() == nil {
+		return "", ""
+	}
+	field := -1
+	for _, r := range *fa.X.Referrers() {
+		other, ok := r.(*ssa.FieldAddr)
+		if !ok || other.Referrers() == nil {
+			continue
+		}
+		for _, u := range *other.Referrers() {
+			if s, ok := u.(*ssa.Store); ok && s.Addr == other && (s.Val == p.arg || s.Val == p.key.v) {
+				field = other.Field
+			}
+		}
+	}
+	if field < 0 {
+		return "", ""
+	}
+	path := strconv.Itoa(field)
+	for _, fn := range c.funcs {
+		recv := fn.Signature.Recv()
+		if recv == nil || len(fn.Params) == 0 {
+			continue
+		}
+		rn, ok := types.Unalias(derefType(recv.Type())).(*types.Named)
+		if !ok || rn.Origin().Obj() != n.Origin().Obj() {
+			continue
+		}
+		if s := c.sums[fn]; s != nil {
+			if _, puts := s.fieldPuts[0][path]; puts {
+				name := n.Obj().Name()
+				if st, ok := n.Underlying().(*types.Struct); ok && field < st.NumFields() {
+					name += "." + st.Field(field).Name()
+				}
+				return name, displayName(fn)
+			}
+		}
+	}
+	return "", ""
 }
 
 // putPos returns where to report a Put: at p, or, for a call of a

@@ -688,8 +688,8 @@ func (c *checker) reextended() map[fieldRef]*ssa.Store {
 // structs, a re-slice one past the length (s = s[:len(s)+1]) in a function
 // of the package that is passed the field and whose result is stored back
 // into it (x.f, err = appendSpan(x.f, src)), when that function stores
-// nothing into the whole uncovered element: it fills the slot field by
-// field over what a previous user left there
+// nothing into the whole uncovered element and fills it field by field,
+// some fields on some paths only, over what a previous user left there
 // (VictoriaMetrics/VictoriaMetrics#11040). Built on first use.
 func (c *checker) reextendedByHelper() map[fieldRef]*ssa.Slice {
 	if c.reextHelper != nil {
@@ -704,7 +704,7 @@ func (c *checker) reextendedByHelper() map[fieldRef]*ssa.Slice {
 					continue
 				}
 				prm, ok := sl.X.(*ssa.Parameter)
-				if !ok || !lenPlusOne(sl.High, prm) || storesWholeElem(g, sl) {
+				if !ok || !lenPlusOne(sl.High, prm) || storesWholeElem(g, sl) || !fillsPartly(g, sl) {
 					continue
 				}
 				i := slices.Index(g.Params, prm)
@@ -766,6 +766,47 @@ func storesWholeElem(fn *ssa.Function, sl *ssa.Slice) bool {
 		}
 	}
 	return false
+}
+
+// fillsPartly reports whether fn stores into fields of an element of the
+// re-slice sl (or of a phi of it), and leaves some field of the element
+// type unstored on some path: the slot keeps what a previous user left
+// in that field. A helper that only hands out the slot (fasthttp's
+// allocArg) leaves its filling to callers that set every field.
+func fillsPartly(fn *ssa.Function, sl *ssa.Slice) bool {
+	st, ok := sl.Type().Underlying().(*types.Slice).Elem().Underlying().(*types.Struct)
+	if !ok || st.NumFields() >= 64 {
+		return false
+	}
+	ofSlice := func(v ssa.Value) bool {
+		if v == sl {
+			return true
+		}
+		phi, ok := v.(*ssa.Phi)
+		return ok && slices.Contains(phi.Edges, ssa.Value(sl))
+	}
+	stored, always := false, fieldSet(0)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			x, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			fa, ok := x.Addr.(*ssa.FieldAddr)
+			if !ok {
+				continue
+			}
+			ia, ok := fa.X.(*ssa.IndexAddr)
+			if !ok || !ofSlice(ia.X) {
+				continue
+			}
+			stored = true
+			if !avoidable(sl, x.Block()) {
+				always |= 1 << fa.Field
+			}
+		}
+	}
+	return stored && bits.OnesCount64(uint64(always)) < st.NumFields()
 }
 
 // storedBackInto reports whether the first result of call is stored into

@@ -98,3 +98,52 @@ func buildBook(ds []int) int {
 	bookCtxPool.Put(b)
 	return n
 }
+
+type slotPair struct {
+	key   []byte
+	value []byte
+}
+
+type slotArgs struct {
+	kvs []slotPair
+}
+
+func (a *slotArgs) Reset() { a.kvs = a.kvs[:0] }
+
+var slotArgsPool = sync.Pool{New: func() any { return new(slotArgs) }}
+
+func releaseSlotArgs(a *slotArgs) {
+	if cap(a.kvs) > 1024 {
+		return
+	}
+	a.Reset()
+	slotArgsPool.Put(a)
+}
+
+// Silent: the helper only hands out the slot, whose buffers the object
+// reuses on purpose; the caller sets every field (fasthttp's allocArg).
+func allocSlot(h []slotPair) ([]slotPair, *slotPair) {
+	n := len(h)
+	if cap(h) > n {
+		h = h[:n+1]
+	} else {
+		h = append(h, slotPair{})
+	}
+	return h, &h[n]
+}
+
+func addSlot(a *slotArgs, k, v string) {
+	var kv *slotPair
+	a.kvs, kv = allocSlot(a.kvs)
+	kv.key = append(kv.key[:0], k...)
+	kv.value = append(kv.value[:0], v...)
+}
+
+func countSlots(pairs map[string]string) int {
+	a := slotArgsPool.Get().(*slotArgs)
+	defer releaseSlotArgs(a)
+	for k, v := range pairs {
+		addSlot(a, k, v)
+	}
+	return len(a.kvs)
+}
