@@ -23,7 +23,6 @@ type Request struct {
 	uri    string
 	header map[string]string
 	body   []byte
-	isTLS  bool
 }
 
 func (req *Request) ResetWithoutConn() {
