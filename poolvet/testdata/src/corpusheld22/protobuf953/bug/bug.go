@@ -62,6 +62,8 @@ type Any struct {
 
 // ---- pilot/pkg/networking/util ----
 
+const maxPooledBufferSize = 64 << 10
+
 var pool = sync.Pool{
 	New: func() interface{} {
 		b := NewBuffer(nil)
@@ -75,6 +77,9 @@ func MessageToAnyWithError(msg Message) (*Any, error) {
 	b := pool.Get().(*Buffer)
 	defer func() {
 		b.Reset()
+		if cap(b.Bytes()) > maxPooledBufferSize {
+			return // do not pin huge buffers in the pool
+		}
 		pool.Put(b)
 	}()
 	err := b.Marshal(msg)
