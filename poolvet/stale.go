@@ -894,10 +894,11 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 				// Get, then the handler) is not what the Put leaves.
 				// A []string that users append what they were passed to
 				// counts: its strings keep those values alive
-				// (redis/rueidis#312);
+				// (redis/rueidis#312); so does a []struct whose elements
+				// users build from views of their input (rostam#106);
 				// strings inside other elements do not (a []Series
 				// whose label slices the object reuses on purpose).
-				if e := sliceElem(tr); !refersOut(e) && (e == nil || !isString(e) || !c.appendsCallerValues(ref)) {
+				if e := sliceElem(tr); !refersOut(e) && (e == nil || !isString(e) && !isStruct(e) || !c.appendsCallerValues(ref)) {
 					continue
 				}
 				if last := c.lastCallOn(fn, p.key, p.instr, t.at); last != "" && !isResetName(last) {
@@ -929,12 +930,118 @@ func (c *checker) appendsCallerValues(ref fieldRef) bool {
 			return
 		}
 		for _, a := range st.Val.(*ssa.Call).Call.Args[1:] {
-			if fromCaller(a) {
+			if fromCaller(a) || builtFromCallerViews(a) {
 				found = true
 			}
 		}
 	})
 	return found
+}
+
+// isStruct reports whether t is a struct type.
+func isStruct(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Struct)
+	return ok
+}
+
+// builtFromCallerViews reports whether v is a local struct value (op, as
+// in append(dst.Ops, op)) into a field of which its function stores a
+// view of a parameter, or appends one: op.Operand = p[:n] where p walks
+// over the input (rostamlabs/rostam#106). The element then keeps the
+// caller's input alive, and shows it to the next user.
+func builtFromCallerViews(v ssa.Value) bool {
+	if sl, ok := v.(*ssa.Slice); ok {
+		// append's variadic array: what is stored into it.
+		if arr, ok := sl.X.(*ssa.Alloc); ok && arr.Referrers() != nil {
+			for _, r := range *arr.Referrers() {
+				if ia, ok := r.(*ssa.IndexAddr); ok && ia.Referrers() != nil {
+					for _, u := range *ia.Referrers() {
+						if st, ok := u.(*ssa.Store); ok && st.Addr == ia && builtFromCallerViews(st.Val) {
+							return true
+						}
+					}
+				}
+			}
+		}
+		return false
+	}
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return false
+	}
+	al, ok := ld.X.(*ssa.Alloc)
+	if !ok || al.Referrers() == nil {
+		return false
+	}
+	for _, r := range *al.Referrers() {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.Referrers() == nil {
+			continue
+		}
+		for _, u := range *fa.Referrers() {
+			st, ok := u.(*ssa.Store)
+			if !ok || st.Addr != fa {
+				continue
+			}
+			val := st.Val
+			if call, ok := val.(*ssa.Call); ok && isBuiltin(&call.Call, "append") && len(call.Call.Args) == 2 {
+				// append(op.Path, p[2:n]) appends a variadic array
+				// holding the view; append(op.buf, p...) copies bytes.
+				val = nil
+				if sl, ok := call.Call.Args[1].(*ssa.Slice); ok {
+					if arr, ok := sl.X.(*ssa.Alloc); ok {
+						val = arr
+					}
+				}
+				if val == nil {
+					continue
+				}
+			}
+			if viewOfCaller(val, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// viewOfCaller reports whether v is a sub-slice of a parameter (not the
+// receiver) of slice type, through re-slices, phis (p = p[n:] in a loop)
+// and variadic arrays holding one.
+func viewOfCaller(v ssa.Value, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Parameter:
+		_, ok := x.Type().Underlying().(*types.Slice)
+		return ok && !isReceiver(x)
+	case *ssa.Slice:
+		return viewOfCaller(x.X, depth+1)
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if e != x && viewOfCaller(e, depth+1) {
+				return true
+			}
+		}
+	case *ssa.Alloc:
+		// The array of append's variadic arguments: what is stored in it.
+		if x.Referrers() == nil {
+			return false
+		}
+		for _, r := range *x.Referrers() {
+			ia, ok := r.(*ssa.IndexAddr)
+			if !ok || ia.Referrers() == nil {
+				continue
+			}
+			for _, u := range *ia.Referrers() {
+				if st, ok := u.(*ssa.Store); ok && st.Addr == ia && viewOfCaller(st.Val, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // eachFieldStore calls f for each store into a field (x.f = v) in the
