@@ -107,6 +107,7 @@ func (w *AsyncWriter) writer() {
 		}
 		_, err = w.Writer.WriteEntry(entry)
 		if cap(entry.buf) <= bbcap {
+			entry.buf = entry.buf[:0]
 			epool.Put(entry)
 		}
 	}

@@ -94,6 +94,7 @@ func (w *AsyncWriter) WriteEntry(e *Entry) (int, error) {
 			return n, nil
 		default:
 			if cap(entry.buf) <= bbcap {
+				entry.buf = entry.buf[:0]
 				epool.Put(entry)
 			}
 			return 0, ErrAsyncWriterFull
@@ -112,6 +113,7 @@ func (w *AsyncWriter) writer() {
 		}
 		_, err = w.Writer.WriteEntry(entry)
 		if cap(entry.buf) <= bbcap {
+			entry.buf = entry.buf[:0]
 			epool.Put(entry)
 		}
 	}
