@@ -51,6 +51,8 @@ import (
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut18 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut19 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut20 -v
+//	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut21 -v
+//	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut22 -v
 
 // strictRecall is the recall that POOLVET_CORPUS_STRICT=1 requires.
 const strictRecall = 0.90
@@ -273,6 +275,29 @@ func TestCorpusHeldOut20(t *testing.T) {
 		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
 	}
 	scoreCorpus(t, "corpusheld20")
+}
+
+// TestCorpusHeldOut21 scores the twenty-first held-out part, written on
+// 2026-11-24 (eleventh session) by three other helpers who did not read
+// the analyzer, from sources in none of the other parts (one duplicate
+// of part 14 was dropped), while the rules for parts 13 and 18-20 were
+// written. Scored once with the analyzer of 6a165c1.
+func TestCorpusHeldOut21(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld21")
+}
+
+// TestCorpusHeldOut22 scores the twenty-second held-out part, written on
+// 2026-11-24 (eleventh session) by three more helpers, the same way, with
+// part 21's sources added to what they had to avoid. Scored once with the
+// analyzer of 6a165c1.
+func TestCorpusHeldOut22(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld22")
 }
 
 // expectation is one `// want "re"` pattern of a bug package.
