@@ -53,8 +53,10 @@
 //     field unless a closed flag is set when the first does not set it, and
 //     a Close that puts memory its receiver keeps and changes nothing else
 //     (a second Close puts it again), a field of a loop-invariant base put
-//     on every iteration, and a Put of what a getter returned when it may
-//     return a cached field of its receiver.
+//     on every iteration, a Put of what a getter returned when it may
+//     return a cached field of its receiver, and an object put back and
+//     then stored in a struct whose type has a method (a Close) that puts
+//     that field.
 //   - nonpointer: a value that is not pointer-shaped is put into a pool that
 //     stores interfaces (sync.Pool, or a wrapper taking any): converting it
 //     allocates on every Put (staticcheck SA6002).
@@ -66,10 +68,17 @@
 //     goes on from the previous user's); a struct or map decoded into
 //     without clearing; a field in which a user stored what it was passed
 //     (a context, a reader, a value; or the writer given to a bufio or
-//     compress Reset), left set; a slice of pointers truncated without
-//     clearing its elements; a strings.Builder put back after its last
-//     write without Reset; and an object with Reset put back in one
-//     function after it was got in another, reset in neither.
+//     compress Reset), left set; a flag or a caller's value that some
+//     users set on what Get (or a getter) returned, and others do not,
+//     left set by a Put path or a getter that clears or sets other fields
+//     one by one; a slice of pointers truncated without clearing its
+//     elements, or filled by appends and put back as it is; a slice of
+//     structs truncated without clearing whose elements users build from
+//     views of their input; a helper that re-slices a pooled slice one past
+//     its length and fills the uncovered element field by field; a
+//     strings.Builder put back after its last write without Reset; and an
+//     object with Reset put back in one function after it was got in
+//     another, reset in neither.
 //   - unbounded: a growable buffer (*bytes.Buffer, *strings.Builder, []byte,
 //     *[]T, a slice of slices, a struct whose bytes.Buffer or []byte field
 //     its users grow, a map filled in a loop) is put into a sync.Pool or a
