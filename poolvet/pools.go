@@ -1707,19 +1707,25 @@ func keptParams(fn *ssa.Function) map[int]bool {
 }
 
 // fieldStores returns the stores into fields of the local struct alloc
-// (the field values of a composite literal).
+// (the field values of a composite literal), or into elements of the local
+// array alloc (the array of a variadic call's arguments).
 func fieldStores(alloc *ssa.Alloc) []*ssa.Store {
 	var out []*ssa.Store
 	if alloc.Referrers() == nil {
 		return nil
 	}
 	for _, r := range *alloc.Referrers() {
-		fa, ok := r.(*ssa.FieldAddr)
-		if !ok || fa.Referrers() == nil {
+		addr, ok := r.(ssa.Value)
+		if !ok || addr.Referrers() == nil {
 			continue
 		}
-		for _, rr := range *fa.Referrers() {
-			if st, ok := rr.(*ssa.Store); ok && st.Addr == fa {
+		switch r.(type) {
+		case *ssa.FieldAddr, *ssa.IndexAddr:
+		default:
+			continue
+		}
+		for _, rr := range *addr.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == addr {
 				out = append(out, st)
 			}
 		}

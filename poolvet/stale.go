@@ -952,15 +952,13 @@ func isStruct(t types.Type) bool {
 func builtFromCallerViews(v ssa.Value) bool {
 	if sl, ok := v.(*ssa.Slice); ok {
 		// append's variadic array: what is stored into it.
-		if arr, ok := sl.X.(*ssa.Alloc); ok && arr.Referrers() != nil {
-			for _, r := range *arr.Referrers() {
-				if ia, ok := r.(*ssa.IndexAddr); ok && ia.Referrers() != nil {
-					for _, u := range *ia.Referrers() {
-						if st, ok := u.(*ssa.Store); ok && st.Addr == ia && builtFromCallerViews(st.Val) {
-							return true
-						}
-					}
-				}
+		arr, ok := sl.X.(*ssa.Alloc)
+		if !ok {
+			return false
+		}
+		for _, st := range fieldStores(arr) {
+			if builtFromCallerViews(st.Val) {
+				return true
 			}
 		}
 		return false
@@ -970,36 +968,26 @@ func builtFromCallerViews(v ssa.Value) bool {
 		return false
 	}
 	al, ok := ld.X.(*ssa.Alloc)
-	if !ok || al.Referrers() == nil {
+	if !ok {
 		return false
 	}
-	for _, r := range *al.Referrers() {
-		fa, ok := r.(*ssa.FieldAddr)
-		if !ok || fa.Referrers() == nil {
-			continue
-		}
-		for _, u := range *fa.Referrers() {
-			st, ok := u.(*ssa.Store)
-			if !ok || st.Addr != fa {
+	for _, st := range fieldStores(al) {
+		val := st.Val
+		if call, ok := val.(*ssa.Call); ok && isBuiltin(&call.Call, "append") && len(call.Call.Args) == 2 {
+			// append(op.Path, p[2:n]) appends a variadic array
+			// holding the view; append(op.buf, p...) copies bytes.
+			val = nil
+			if sl, ok := call.Call.Args[1].(*ssa.Slice); ok {
+				if arr, ok := sl.X.(*ssa.Alloc); ok {
+					val = arr
+				}
+			}
+			if val == nil {
 				continue
 			}
-			val := st.Val
-			if call, ok := val.(*ssa.Call); ok && isBuiltin(&call.Call, "append") && len(call.Call.Args) == 2 {
-				// append(op.Path, p[2:n]) appends a variadic array
-				// holding the view; append(op.buf, p...) copies bytes.
-				val = nil
-				if sl, ok := call.Call.Args[1].(*ssa.Slice); ok {
-					if arr, ok := sl.X.(*ssa.Alloc); ok {
-						val = arr
-					}
-				}
-				if val == nil {
-					continue
-				}
-			}
-			if viewOfCaller(val, 0) {
-				return true
-			}
+		}
+		if viewOfCaller(val, 0) {
+			return true
 		}
 	}
 	return false
@@ -1026,18 +1014,9 @@ func viewOfCaller(v ssa.Value, depth int) bool {
 		}
 	case *ssa.Alloc:
 		// The array of append's variadic arguments: what is stored in it.
-		if x.Referrers() == nil {
-			return false
-		}
-		for _, r := range *x.Referrers() {
-			ia, ok := r.(*ssa.IndexAddr)
-			if !ok || ia.Referrers() == nil {
-				continue
-			}
-			for _, u := range *ia.Referrers() {
-				if st, ok := u.(*ssa.Store); ok && st.Addr == ia && viewOfCaller(st.Val, depth+1) {
-					return true
-				}
+		for _, st := range fieldStores(x) {
+			if viewOfCaller(st.Val, depth+1) {
+				return true
 			}
 		}
 	}
