@@ -1535,7 +1535,7 @@ func (c *checker) checkUnbounded(fn *ssa.Function, p putSite) {
 	if !growable(t) && !(slice && c.sizedOnGet(p.args[0])) {
 		// Slices of other elements count when the pool's users size
 		// them (a getter that makes the caller's size on a miss).
-		if field, method, ok := c.growingField(t); ok && !c.putGuarded(fn, &p) {
+		if field, method, ok := c.growingField(t); ok && !c.putGuarded(fn, &p) && !c.dropsField(fn, &p, t, field) {
 			c.report(checkUnbounded, p.instr.Pos(), nil,
 				"%s (%s) is put into the pool without a capacity check, and its field %s grows without bound (%s): one huge buffer stays pinned in the pool (golang/go#23199); drop objects whose %s is above a bound",
 				c.objName(&p), types.TypeString(t, types.RelativeTo(c.pass.Pkg)), field, method, field)
@@ -1561,6 +1561,59 @@ func (c *checker) checkUnbounded(fn *ssa.Function, p putSite) {
 	c.report(checkUnbounded, p.instr.Pos(), fixes,
 		"%s (%s) is put into the pool without a capacity check: one huge buffer stays pinned in the pool (golang/go#23199); drop buffers above a bound",
 		c.objName(&p), types.TypeString(t, types.RelativeTo(c.pass.Pkg)))
+}
+
+// dropsField reports whether fn sets the field named field of the object
+// of type t that p puts to nil before the Put, itself (b.buf = nil) or through a
+// function of the package given nil (b.SetBuf(nil), golang/protobuf#953's
+// fix): the grown buffer does not go back.
+func (c *checker) dropsField(fn *ssa.Function, p *putSite, t types.Type, field string) bool {
+	st, ok := derefStruct(t)
+	if !ok {
+		return false
+	}
+	f := -1
+	for i := 0; i < st.NumFields() && i < 64; i++ {
+		if st.Field(i).Name() == field {
+			f = i
+		}
+	}
+	if f < 0 {
+		return false
+	}
+	scan := func(fn *ssa.Function, al map[ssa.Value]bool, before ssa.Instruction) fieldSet {
+		dropped := fieldSet(0)
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if before != nil && !mayPrecede(instr, before) {
+					continue
+				}
+				switch x := instr.(type) {
+				case *ssa.Store:
+					if fa, ok := x.Addr.(*ssa.FieldAddr); ok && al[fa.X] && fa.Field < 64 && isNil(x.Val) {
+						dropped |= 1 << fa.Field
+					}
+				case ssa.CallInstruction:
+					dropped |= zeroedByCall(x.Common(), al)
+				}
+			}
+		}
+		return dropped
+	}
+	al := c.aliasesOf(fn, p.key, true)
+	dropped := scan(fn, al, p.instr)
+	// A deferred closure that puts a captured object (defer func() {
+	// b.SetBuf(nil); pool.Put(b) }()): what the closure drops.
+	if mc, ok := p.instr.Common().Value.(*ssa.MakeClosure); ok {
+		if clo, ok := mc.Fn.(*ssa.Function); ok {
+			for j, bnd := range mc.Bindings {
+				if j < len(clo.FreeVars) && (al[bnd] || bnd == p.key.v) {
+					dropped |= scan(clo, c.aliasesOf(clo, objKey{clo.FreeVars[j], p.key.cell}, true), nil)
+				}
+			}
+		}
+	}
+	return dropped&(1<<f) != 0
 }
 
 // growingField reports whether t is a pointer to a struct type of this

@@ -424,6 +424,9 @@ func (c *checker) checkStalePut(fn *ssa.Function, p *putSite, gets []getSite) {
 					return // *obj = T{}
 				}
 			}
+			if ci, ok := instr.(ssa.CallInstruction); ok {
+				stale &^= zeroedByCall(ci.Common(), al) // buf.ResizeNoShrink(0)
+			}
 		}
 	}
 	if stale == 0 {
@@ -442,6 +445,41 @@ func (c *checker) checkStalePut(fn *ssa.Function, p *putSite, gets []getSite) {
 	c.report(checkNoReset, p.instr.Pos(), nil,
 		"%s goes back to the pool with %s still set, and a user of the pool reads it before writing it (%s): the next user sees this one's value; clear it before the Put or after the Get",
 		c.objName(p), what, c.shortPos(pos))
+}
+
+// zeroedByCall returns the fields of the object (al holds its aliases)
+// that the call sets to zero: a function of the package given the object
+// and a zero constant that it stores into a field of the object as it is
+// (b.ResizeNoShrink(0) with b.length = n, p.SetBuf(nil) with p.buf = s).
+func zeroedByCall(com *ssa.CallCommon, al map[ssa.Value]bool) fieldSet {
+	g := com.StaticCallee()
+	args := callArgs(com)
+	if g == nil || len(g.Params) != len(args) || len(g.Blocks) == 0 {
+		return 0
+	}
+	var out fieldSet
+	for i, obj := range args {
+		if !al[obj] {
+			continue
+		}
+		for j, z := range args {
+			if j == i || !isZeroConst(z) {
+				continue
+			}
+			for _, b := range g.Blocks {
+				for _, instr := range b.Instrs {
+					st, ok := instr.(*ssa.Store)
+					if !ok || st.Val != g.Params[j] {
+						continue
+					}
+					if fa, ok := st.Addr.(*ssa.FieldAddr); ok && fa.X == g.Params[i] && fa.Field < 64 {
+						out |= 1 << fa.Field
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // shortPos returns "file.go:line" for pos.

@@ -129,3 +129,24 @@ func overwrite(fail bool, record func(timings)) {
 	record(*t)
 	timingPool.Put(t)
 }
+
+// setSeq sets the sequence number.
+func (e *frameEncoder) setSeq(n uint32) { e.seq = n }
+
+var encPool4 sync.Pool
+
+// Clearing seq through a method given zero before the Put: fine
+// (apache/arrow-go#864's ResizeNoShrink(0)).
+func encodeAllClearedByCall(w io.Writer, frames [][]byte) {
+	e, _ := encPool4.Get().(*frameEncoder)
+	if e == nil {
+		e = &frameEncoder{}
+	}
+	e.w = w
+	for _, f := range frames {
+		e.frame(f)
+	}
+	e.w = nil
+	e.setSeq(0)
+	encPool4.Put(e)
+}
