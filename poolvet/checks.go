@@ -783,19 +783,13 @@ func (c *checker) putterOfField(instr ssa.Instruction, p *putSite) (typ, method 
 		return "", ""
 	}
 	n, ok := types.Unalias(derefType(fa.X.Type())).(*types.Named)
-	if !ok || n.Obj().Pkg() != c.pass.Pkg || fa.X.Referrers() == nil {
+	if !ok || n.Obj().Pkg() != c.pass.Pkg {
 		return "", ""
 	}
 	field := -1
-	for _, r := range *fa.X.Referrers() {
-		other, ok := r.(*ssa.FieldAddr)
-		if !ok || other.Referrers() == nil {
-			continue
-		}
-		for _, u := range *other.Referrers() {
-			if s, ok := u.(*ssa.Store); ok && s.Addr == other && (s.Val == p.arg || s.Val == p.key.v) {
-				field = other.Field
-			}
+	for _, s := range fieldStores(fa.X) {
+		if other, ok := s.Addr.(*ssa.FieldAddr); ok && (s.Val == p.arg || s.Val == p.key.v) {
+			field = other.Field
 		}
 	}
 	if field < 0 {

@@ -1706,10 +1706,10 @@ func keptParams(fn *ssa.Function) map[int]bool {
 	return kept
 }
 
-// fieldStores returns the stores into fields of the local struct alloc
-// (the field values of a composite literal), or into elements of the local
-// array alloc (the array of a variadic call's arguments).
-func fieldStores(alloc *ssa.Alloc) []*ssa.Store {
+// fieldStores returns the stores into fields of the struct alloc points to
+// (the field values of a composite literal), or into elements of the array
+// (the array of a variadic call's arguments).
+func fieldStores(alloc ssa.Value) []*ssa.Store {
 	var out []*ssa.Store
 	if alloc.Referrers() == nil {
 		return nil
@@ -2027,8 +2027,13 @@ func searchBlocks(fn *ssa.Function, stop map[*ssa.BasicBlock]bool, succs func(*s
 	if len(fn.Blocks) == 0 {
 		return false
 	}
-	seen := map[*ssa.BasicBlock]bool{fn.Blocks[0]: true}
-	work := []*ssa.BasicBlock{fn.Blocks[0]}
+	return searchFrom(fn.Blocks[0], stop, succs, found)
+}
+
+// searchFrom is searchBlocks from the block start.
+func searchFrom(start *ssa.BasicBlock, stop map[*ssa.BasicBlock]bool, succs func(*ssa.BasicBlock) []*ssa.BasicBlock, found func(*ssa.BasicBlock) bool) bool {
+	seen := map[*ssa.BasicBlock]bool{start: true}
+	work := []*ssa.BasicBlock{start}
 	for len(work) > 0 {
 		b := work[len(work)-1]
 		work = work[:len(work)-1]

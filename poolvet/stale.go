@@ -448,35 +448,19 @@ func (c *checker) checkStalePut(fn *ssa.Function, p *putSite, gets []getSite) {
 }
 
 // zeroedByCall returns the fields of the object (al holds its aliases)
-// that the call sets to zero: a function of the package given the object
-// and a zero constant that it stores into a field of the object as it is
+// that the call sets to zero: a method given the object as its receiver
+// and a zero constant that it stores into a field of the receiver
 // (b.ResizeNoShrink(0) with b.length = n, p.SetBuf(nil) with p.buf = s).
 func zeroedByCall(com *ssa.CallCommon, al map[ssa.Value]bool) fieldSet {
 	g := com.StaticCallee()
 	args := callArgs(com)
-	if g == nil || len(g.Params) != len(args) || len(g.Blocks) == 0 {
+	if g == nil || len(g.Params) != len(args) || len(args) == 0 || !al[args[0]] {
 		return 0
 	}
 	var out fieldSet
-	for i, obj := range args {
-		if !al[obj] {
-			continue
-		}
-		for j, z := range args {
-			if j == i || !isZeroConst(z) {
-				continue
-			}
-			for _, b := range g.Blocks {
-				for _, instr := range b.Instrs {
-					st, ok := instr.(*ssa.Store)
-					if !ok || st.Val != g.Params[j] {
-						continue
-					}
-					if fa, ok := st.Addr.(*ssa.FieldAddr); ok && fa.X == g.Params[i] && fa.Field < 64 {
-						out |= 1 << fa.Field
-					}
-				}
-			}
+	for j := 1; j < len(args); j++ {
+		if fa := storedField(g, j); fa != nil && fa.Field < 64 && isZeroConst(args[j]) {
+			out |= 1 << fa.Field
 		}
 	}
 	return out
@@ -639,23 +623,32 @@ func copiedOver(lit *ssa.Alloc, isObj func(ssa.Value) bool) *ssa.Store {
 // clearsElems reports whether fn clears the elements of the field at fa:
 // clear(x.f), or a store of a whole element (x.f[i] = T{}).
 func clearsElems(fn *ssa.Function, fa *ssa.FieldAddr) bool {
-	isField := func(v ssa.Value) bool {
+	return clearsElemsOf(fn, func(v ssa.Value) bool {
+		u, ok := v.(*ssa.UnOp)
+		return ok && u.Op == token.MUL && sameAddr(u.X, fa, 0)
+	})
+}
+
+// clearsElemsOf is clearsElems for the slice that is tells, or a re-slice
+// of it: clear(s[:n]), s[i] = T{}, or a method that clears its elements.
+func clearsElemsOf(fn *ssa.Function, is func(ssa.Value) bool) bool {
+	of := func(v ssa.Value) bool {
 		for {
-			switch x := v.(type) {
-			case *ssa.Slice:
-				v = x.X
-				continue
-			case *ssa.UnOp:
-				return x.Op == token.MUL && sameAddr(x.X, fa, 0)
+			if is(v) {
+				return true
 			}
-			return false
+			sl, ok := v.(*ssa.Slice)
+			if !ok {
+				return false
+			}
+			v = sl.X
 		}
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
 			case *ssa.Call:
-				if isClearBuiltin(&x.Call) && len(x.Call.Args) == 1 && isField(x.Call.Args[0]) {
+				if isClearBuiltin(&x.Call) && len(x.Call.Args) == 1 && of(x.Call.Args[0]) {
 					return true
 				}
 				// pb.pages.clear(), a method of the slice type that sets
@@ -663,13 +656,13 @@ func clearsElems(fn *ssa.Function, fa *ssa.FieldAddr) bool {
 				// contiguousPages).
 				if g := x.Call.StaticCallee(); g != nil && len(g.Params) == len(x.Call.Args) {
 					for i, a := range x.Call.Args {
-						if isField(a) && storesElems(g, g.Params[i]) {
+						if of(a) && storesElems(g, g.Params[i]) {
 							return true
 						}
 					}
 				}
 			case *ssa.Store:
-				if ia, ok := x.Addr.(*ssa.IndexAddr); ok && isField(ia.X) {
+				if ia, ok := x.Addr.(*ssa.IndexAddr); ok && of(ia.X) {
 					return true
 				}
 			}
@@ -742,7 +735,7 @@ func (c *checker) reextendedByHelper() map[fieldRef]*ssa.Slice {
 					continue
 				}
 				prm, ok := sl.X.(*ssa.Parameter)
-				if !ok || !lenPlusOne(sl.High, prm) || storesWholeElem(g, sl) || !fillsPartly(g, sl) {
+				if !ok || !lenPlus(sl.High, func(s ssa.Value) bool { return s == prm }) || clearsElemsOf(g, func(s ssa.Value) bool { return s == sl }) || !fillsPartly(g, sl) {
 					continue
 				}
 				i := slices.Index(g.Params, prm)
@@ -770,37 +763,16 @@ func (c *checker) reextendedByHelper() map[fieldRef]*ssa.Slice {
 	return c.reextHelper
 }
 
-// lenPlusOne reports whether v is len(s)+1.
-func lenPlusOne(v, s ssa.Value) bool {
+// lenPlus reports whether v is len(s) plus something (len(s)+1), for an
+// s that is tells.
+func lenPlus(v ssa.Value, is func(ssa.Value) bool) bool {
 	bin, ok := v.(*ssa.BinOp)
 	if !ok || bin.Op != token.ADD {
 		return false
 	}
 	for _, x := range []ssa.Value{bin.X, bin.Y} {
-		if call, ok := x.(*ssa.Call); ok && isBuiltin(&call.Call, "len") && len(call.Call.Args) == 1 && call.Call.Args[0] == s {
+		if call, ok := x.(*ssa.Call); ok && isBuiltin(&call.Call, "len") && len(call.Call.Args) == 1 && is(call.Call.Args[0]) {
 			return true
-		}
-	}
-	return false
-}
-
-// storesWholeElem reports whether fn stores a whole element into the
-// slice sl (s[len(s)-1] = T{}), or clears it.
-func storesWholeElem(fn *ssa.Function, sl *ssa.Slice) bool {
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			switch x := instr.(type) {
-			case *ssa.Store:
-				if ia, ok := x.Addr.(*ssa.IndexAddr); ok && ia.X == sl {
-					return true
-				}
-			case *ssa.Call:
-				if isClearBuiltin(&x.Call) && len(x.Call.Args) == 1 {
-					if s, ok := x.Call.Args[0].(*ssa.Slice); ok && s.X == sl || x.Call.Args[0] == sl {
-						return true
-					}
-				}
-			}
 		}
 	}
 	return false
@@ -1094,22 +1066,10 @@ func resetsByName(fn *ssa.Function) bool {
 // growsLen reports whether the high bound of sl is len(x.f) plus something:
 // the slice grows over what lies beyond its old length.
 func growsLen(sl *ssa.Slice, fa *ssa.FieldAddr) bool {
-	bin, ok := sl.High.(*ssa.BinOp)
-	if !ok || bin.Op != token.ADD {
-		return false
-	}
-	for _, x := range []ssa.Value{bin.X, bin.Y} {
-		call, ok := x.(*ssa.Call)
-		if !ok || len(call.Call.Args) != 1 {
-			continue
-		}
-		if b, ok := call.Call.Value.(*ssa.Builtin); ok && b.Name() == "len" {
-			if u, ok := call.Call.Args[0].(*ssa.UnOp); ok && u.Op == token.MUL && sameAddr(u.X, fa, 0) {
-				return true
-			}
-		}
-	}
-	return false
+	return lenPlus(sl.High, func(s ssa.Value) bool {
+		u, ok := s.(*ssa.UnOp)
+		return ok && u.Op == token.MUL && sameAddr(u.X, fa, 0)
+	})
 }
 
 // A truncation is a field of the object truncated to [:0] without clearing,
@@ -1843,47 +1803,22 @@ func returned(v ssa.Value) bool {
 
 // avoidable reports whether a path leads from v's definition to a return
 // of its function without passing through block b, other than the path
-// on which v is nil (if f := get(); f != nil { f.x = 1 }) and paths that
-// end in a panic.
+// on which v is nil (if f := get(); f != nil { f.x = 1 }) or too big for
+// a size guard, and paths that end in a panic.
 func avoidable(v ssa.Value, b *ssa.BasicBlock) bool {
 	def, ok := v.(ssa.Instruction)
 	if !ok || def.Block() == nil {
 		return true
 	}
-	start := def.Block()
-	if start == b {
+	if def.Block() == b {
 		return false
 	}
-	seen := map[*ssa.BasicBlock]bool{start: true, b: true}
-	work := []*ssa.BasicBlock{start}
-	for len(work) > 0 {
-		blk := work[len(work)-1]
-		work = work[:len(work)-1]
-		if len(blk.Succs) == 0 {
-			if _, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return); ok {
-				return true
-			}
-			continue // a panic
-		}
-		succs := blk.Succs
-		if i, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.If); ok && len(succs) == 2 {
-			if cmp, ok := i.Cond.(*ssa.BinOp); ok && (cmp.X == v && isNil(cmp.Y) || cmp.Y == v && isNil(cmp.X)) {
-				switch cmp.Op {
-				case token.EQL:
-					succs = succs[1:] // v == nil: the then-branch has no object
-				case token.NEQ:
-					succs = succs[:1]
-				}
-			}
-		}
-		for _, s := range succs {
-			if !seen[s] {
-				seen[s] = true
-				work = append(work, s)
-			}
-		}
-	}
-	return false
+	return searchFrom(def.Block(), map[*ssa.BasicBlock]bool{b: true}, func(x *ssa.BasicBlock) []*ssa.BasicBlock {
+		return guardSuccs(x, x.Succs, v)
+	}, func(x *ssa.BasicBlock) bool {
+		_, ok := lastInstr(x).(*ssa.Return)
+		return x != b && ok
+	})
 }
 
 // isGetCall reports whether v is what a pool's own Get returned (through a
