@@ -1219,6 +1219,17 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 					addParam(i, p, false, true)
 				}
 			}
+		case *ssa.SliceToArrayPointer, *ssa.Slice:
+			// pool.Put((*[N]byte)(buf[:cap(buf)])) of a []byte parameter:
+			// a size-classed allocator puts the array behind the caller's
+			// slice (MetaCubeX/mihomo's common/pool).
+			if prm := slicedParam(v); prm != nil && !p.key.cell {
+				for i, q := range fn.Params {
+					if q == prm {
+						addParam(i, p, resets, p.field)
+					}
+				}
+			}
 		case *ssa.FreeVar:
 			for i, q := range fn.FreeVars {
 				if q == v {
@@ -1354,6 +1365,29 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 		}
 	}
 	return s
+}
+
+// slicedParam returns the slice parameter whose backing array v is: the
+// parameter itself, re-sliced or converted to an array pointer.
+func slicedParam(v ssa.Value) *ssa.Parameter {
+	for {
+		switch x := v.(type) {
+		case *ssa.Parameter:
+			if _, ok := x.Type().Underlying().(*types.Slice); ok {
+				return x
+			}
+			return nil
+		case *ssa.SliceToArrayPointer:
+			v = x.X
+		case *ssa.Slice:
+			if _, ok := x.X.Type().Underlying().(*types.Slice); !ok {
+				return nil
+			}
+			v = x.X
+		default:
+			return nil
+		}
+	}
 }
 
 // fillsFieldFromPool reports whether fn stores into the field of its
@@ -2160,6 +2194,19 @@ func sizeGuard(bin *ssa.BinOp, obj ssa.Value) (small int, ok bool) {
 
 // isSizeOf reports whether v is cap(obj), len(obj), obj.Cap() or obj.Len(),
 // possibly of *obj and possibly converted.
+// isCapOf reports whether v is the builtin cap of obj or of a part of it.
+func isCapOf(v, obj ssa.Value) bool {
+	if cv, ok := v.(*ssa.Convert); ok {
+		v = cv.X
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	bi, ok := call.Call.Value.(*ssa.Builtin)
+	return ok && bi.Name() == "cap" && len(call.Call.Args) == 1 && sizedPart(call.Call.Args[0], obj)
+}
+
 func isSizeOf(v, obj ssa.Value) bool {
 	if cv, ok := v.(*ssa.Convert); ok {
 		v = cv.X
@@ -2378,7 +2425,11 @@ func ofSize(v, obj ssa.Value, seen map[ssa.Value]bool, depth int) bool {
 			return true
 		}
 		if (x.Op == token.EQL || x.Op == token.NEQ) && (isSizeOf(x.X, obj) || isSizeOf(x.Y, obj)) {
-			return false // if len(c.buf) == 0: a state (empty), not a bound
+			// if len(c.buf) == 0: a state (empty), not a bound. A capacity
+			// is no state: cap(buf) == 0 is nothing to put, cap(buf) !=
+			// 1<<bits a buffer of no size class (MetaCubeX/mihomo's
+			// allocator).
+			return (isCapOf(x.X, obj) || isCapOf(x.Y, obj)) && rec(x.X) && rec(x.Y)
 		}
 		return rec(x.X) && rec(x.Y)
 	case *ssa.UnOp:

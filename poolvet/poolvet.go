@@ -96,6 +96,10 @@ type checker struct {
 	// function of the package sets to one of its parameters; built on
 	// first use.
 	borrowed map[[2]any]bool
+
+	// sendPuts holds the channels whose receiver puts what it receives
+	// (putChans); built on first use.
+	sendPuts map[chanKey]token.Pos
 	// funcFields holds the functions stored into each func-typed field
 	// (by named type and field index); built on first use (fieldFuncs).
 	funcFields map[fieldRef][]*ssa.Function

@@ -1,0 +1,191 @@
+package poolvet
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A chanKey identifies a channel by where the package keeps it: a field of
+// one of its struct types (typ, field), or a package-level variable (g).
+type chanKey struct {
+	typ   *types.TypeName
+	field int
+	g     *ssa.Global
+}
+
+// chanKeyOf returns where the channel v was loaded from.
+func chanKeyOf(v ssa.Value) (chanKey, bool) {
+	u, ok := v.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return chanKey{}, false
+	}
+	switch x := u.X.(type) {
+	case *ssa.Global:
+		return chanKey{g: x}, true
+	case *ssa.FieldAddr:
+		ptr, ok := x.X.Type().Underlying().(*types.Pointer)
+		if !ok {
+			return chanKey{}, false
+		}
+		if n, ok := types.Unalias(ptr.Elem()).(*types.Named); ok {
+			return chanKey{typ: n.Origin().Obj(), field: x.Field}, true
+		}
+	}
+	return chanKey{}, false
+}
+
+// putChans returns the channels of the package whose receiver puts what it
+// receives back into a pool, on some path, each with the position of such
+// a Put; built on first use.
+func (c *checker) putChans() map[chanKey]token.Pos {
+	if c.sendPuts != nil {
+		return c.sendPuts
+	}
+	c.sendPuts = map[chanKey]token.Pos{}
+	for _, fn := range c.funcs {
+		recvs := map[ssa.Value]chanKey{} // received values, by the channel
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch x := instr.(type) {
+				case *ssa.UnOp:
+					if k, ok := chanKeyOf(x.X); ok && x.Op == token.ARROW {
+						recvs[x] = k
+					}
+				case *ssa.Select:
+					r := 0 // results of receiving cases follow index and recvOk
+					idx := map[int]chanKey{}
+					for _, st := range x.States {
+						if st.Dir != types.RecvOnly {
+							continue
+						}
+						if k, ok := chanKeyOf(st.Chan); ok {
+							idx[2+r] = k
+						}
+						r++
+					}
+					for _, ref := range refsOf(x) {
+						if e, ok := ref.(*ssa.Extract); ok {
+							if k, ok := idx[e.Index]; ok {
+								recvs[e] = k
+							}
+						}
+					}
+				}
+			}
+		}
+		if len(recvs) == 0 {
+			continue
+		}
+		puts, _ := c.sites(fn)
+		for _, p := range puts {
+			if p.key.cell {
+				continue
+			}
+			v := p.key.v
+			if e, ok := v.(*ssa.Extract); ok && e.Index == 0 {
+				v = e.Tuple // v, ok := <-ch, and range ch
+			}
+			if k, ok := recvs[v]; ok {
+				if _, seen := c.sendPuts[k]; !seen {
+					c.sendPuts[k] = p.instr.Pos()
+				}
+			}
+		}
+	}
+	return c.sendPuts
+}
+
+// refsOf returns v's referrers, or none.
+func refsOf(v ssa.Value) []ssa.Instruction {
+	if refs := v.Referrers(); refs != nil {
+		return *refs
+	}
+	return nil
+}
+
+// checkSendPut reports a use of an object after it was sent on a channel
+// whose receiver puts it back into the pool, with nothing in between (a
+// receive, a Wait, a lock) that orders the receiver's Put after the use
+// (phuslu/log's AsyncWriter: w.ch <- entry; return len(entry.buf), nil).
+func (c *checker) checkSendPut(fn *ssa.Function) {
+	if !*enabled[checkUseAfterPut] {
+		return
+	}
+	chans := c.putChans()
+	if len(chans) == 0 {
+		return
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Send:
+				c.useAfterSend(fn, instr, x.Chan, x.X, chans)
+			case *ssa.Select:
+				for _, st := range x.States {
+					if st.Dir == types.SendOnly {
+						c.useAfterSend(fn, instr, st.Chan, st.Send, chans)
+					}
+				}
+			}
+		}
+	}
+}
+
+// useAfterSend reports the first use of obj after instr sent it on ch, if
+// ch is one of chans.
+func (c *checker) useAfterSend(fn *ssa.Function, instr ssa.Instruction, ch, obj ssa.Value, chans map[chanKey]token.Pos) {
+	k, ok := chanKeyOf(ch)
+	if !ok || obj == nil || !pointerLike(obj.Type()) {
+		return
+	}
+	put, ok := chans[k]
+	if !ok {
+		return
+	}
+	t := c.newTracker(fn, rootOf(obj))
+	t.walkAfterHandOff(instr, func(in ssa.Instruction, p *path) action {
+		if in == instr || !t.usesObject(in, p) || errorReturn(in, p) {
+			return next
+		}
+		name, chName := "the object", "the channel"
+		if s := c.sendStmt(instr); s != nil {
+			name, chName = types.ExprString(s.Value), types.ExprString(s.Chan)
+		}
+		c.report(checkUseAfterPut, c.usePos(t, p, in, instr), nil,
+			"%s is used after it was sent on %s, whose receiver puts it back into the pool (line %d): by then the next Get may have handed it to another user; take what you need before the send",
+			name, chName, c.line(put))
+		return stopAll
+	})
+}
+
+// sendStmt returns the send statement of a Send, or of the sending case of
+// a Select (its position is that of the case's arrow).
+func (c *checker) sendStmt(instr ssa.Instruction) *ast.SendStmt {
+	var pos token.Pos
+	switch x := instr.(type) {
+	case *ssa.Send:
+		pos = x.Pos()
+	case *ssa.Select:
+		for _, st := range x.States {
+			if st.Dir == types.SendOnly {
+				pos = st.Pos
+				break
+			}
+		}
+	}
+	file := c.fileOf(pos)
+	if file == nil {
+		return nil
+	}
+	nodes, _ := astutil.PathEnclosingInterval(file, pos, pos)
+	for _, n := range nodes {
+		if s, ok := n.(*ast.SendStmt); ok {
+			return s
+		}
+	}
+	return nil
+}

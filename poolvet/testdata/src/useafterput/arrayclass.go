@@ -1,0 +1,80 @@
+package useafterput
+
+import (
+	"errors"
+	"sync"
+)
+
+// A size-classed allocator that keeps arrays and puts the array behind the
+// caller's slice, after checks on the slice's capacity only: a call puts
+// the slice, so a use after it is a use after a Put (MetaCubeX/mihomo
+// #1286).
+type arrayAlloc struct {
+	small, large sync.Pool
+}
+
+var arrays = &arrayAlloc{
+	small: sync.Pool{New: func() any { return new([64]byte) }},
+	large: sync.Pool{New: func() any { return new([1024]byte) }},
+}
+
+func (a *arrayAlloc) get(n int) []byte {
+	if n <= 64 {
+		return a.small.Get().(*[64]byte)[:n]
+	}
+	return a.large.Get().(*[1024]byte)[:n]
+}
+
+func (a *arrayAlloc) put(buf []byte) error {
+	if cap(buf) == 0 || cap(buf) > 1024 {
+		return nil
+	}
+	if cap(buf) != 64 && cap(buf) != 1024 {
+		return errors.New("put: buffer of no size class")
+	}
+	buf = buf[:cap(buf)]
+	if cap(buf) == 64 {
+		a.small.Put((*[64]byte)(buf))
+	} else {
+		a.large.Put((*[1024]byte)(buf))
+	}
+	return nil
+}
+
+func putArray(buf []byte) { _ = arrays.put(buf) }
+
+func readArray(read func([]byte) (int, error), handle func([]byte)) {
+	buf := arrays.get(1024)
+	n, err := read(buf)
+	if err != nil {
+		putArray(buf)
+	}
+	handle(buf[:n]) // want `buf is used after it was put back into the pool`
+}
+
+// The fix returns on the error path.
+func readArrayFixed(read func([]byte) (int, error), handle func([]byte)) {
+	buf := arrays.get(1024)
+	n, err := read(buf)
+	if err != nil {
+		putArray(buf)
+		return
+	}
+	handle(buf[:n])
+	putArray(buf)
+}
+
+// A put that skips an empty slice puts only full ones: a length is the
+// slice's state, not its size class, so the call may keep it and a use
+// after it is not reported.
+func putFull(buf []byte) {
+	if len(buf) == 0 {
+		return
+	}
+	arrays.small.Put((*[64]byte)(buf[:64]))
+}
+
+func flushFull(buf []byte, handle func([]byte)) {
+	putFull(buf)
+	handle(buf[:0])
+}
