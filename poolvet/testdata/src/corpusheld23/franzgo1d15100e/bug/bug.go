@@ -89,7 +89,9 @@ func (recBuf *recBuf) lockedFailAllRecords(err error) {
 			pnr.promise(err)
 			batch.records[i] = noPNR
 		}
-		emptyRecordsPool.Put(&batch.records)
+		if cap(batch.records) <= 100 {
+			emptyRecordsPool.Put(&batch.records)
+		}
 	}
 	recBuf.batches = nil
 }

@@ -91,7 +91,9 @@ func (recBuf *recBuf) lockedFailAllRecords(err error) {
 		records := batch.records[:0]
 		batch.records = nil
 		batch.mu.Unlock()
-		emptyRecordsPool.Put(&records)
+		if cap(records) <= 100 {
+			emptyRecordsPool.Put(&records)
+		}
 	}
 	recBuf.batches = nil
 }

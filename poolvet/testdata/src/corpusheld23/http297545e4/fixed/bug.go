@@ -40,7 +40,12 @@ func AcquireRequest() *Request {
 	return v.(*Request)
 }
 
+const maxPooledBodySize = 64 << 10
+
 func ReleaseRequest(req *Request) {
+	if cap(req.body) > maxPooledBodySize || cap(req.uri) > maxPooledBodySize {
+		return
+	}
 	req.Reset()
 	requestPool.Put(req)
 }
@@ -54,6 +59,9 @@ func AcquireResponse() *Response {
 }
 
 func ReleaseResponse(res *Response) {
+	if cap(res.body) > maxPooledBodySize {
+		return
+	}
 	res.Reset()
 	responsePool.Put(res)
 }
