@@ -59,6 +59,7 @@ func (e *Exporter[T]) putBatchBuffer(buffer []T) {
 	if cap(buffer) > e.settings.BatchSize {
 		return
 	}
+	clear(buffer)
 	buffer = buffer[:0]
 	e.batchBufferPool.Put(&buffer)
 }
