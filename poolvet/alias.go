@@ -28,6 +28,16 @@ var aliasingCalls = map[string]bool{
 	"reflect.Value.Addr":                  true,
 	bytepoolPath + ".Buffer.Bytes":        true,
 	bytepoolPath + ".Buffer.AvailableBuf": true,
+	// Methods of standard interfaces that append to their first argument
+	// and return the result: in the argument's memory when it has room
+	// (juicefs's decrypt in place, aead.Open(ciphertext[:0], ...)).
+	"crypto/cipher.AEAD.Seal":              true,
+	"crypto/cipher.AEAD.Open":              true,
+	"hash.Hash.Sum":                        true,
+	"hash.Hash32.Sum":                      true,
+	"hash.Hash64.Sum":                      true,
+	"encoding.BinaryAppender.AppendBinary": true,
+	"encoding.TextAppender.AppendText":     true,
 }
 
 // aliasesOf returns the values of fn that are the object of key or share
@@ -281,7 +291,7 @@ func (c *checker) aliasingCall(com *ssa.CallCommon, v ssa.Value) bool {
 	if ce, ok := c.calleeOf(com); ok && ce.sum != nil && ce.sum.aliases {
 		return true
 	}
-	return !com.IsInvoke() && (aliasingCalls[calleeName(com)] || returnsBigReceiver(com))
+	return aliasingCalls[calleeName(com)] || !com.IsInvoke() && returnsBigReceiver(com)
 }
 
 // returnsBigReceiver reports whether com calls a math/big method that

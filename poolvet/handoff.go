@@ -708,13 +708,15 @@ func describeLoc(base string, fields []string) string {
 }
 
 // clearedElsewhere reports whether fn also stores something other than the
-// object into the same location, as code that parks an object in a field
-// and clears the field before the Put does.
+// object into the same location after st, as code that parks an object in
+// a field and clears the field before the Put does. A store on paths that
+// never follow st (an early return that consumes the field,
+// juicedata/juicefs#6947) clears nothing st stored.
 func clearedElsewhere(fn *ssa.Function, st *ssa.Store, loc string, alias func(ssa.Value) bool) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			o, ok := instr.(*ssa.Store)
-			if !ok || o == st || alias(o.Val) {
+			if !ok || o == st || alias(o.Val) || !reachableFrom(st, o) {
 				continue
 			}
 			if l, _, ok := longLived(o.Addr); ok && l == loc {
@@ -780,6 +782,29 @@ func (c *checker) callsSync(fn *ssa.Function) bool {
 				}
 			}
 		}
+	}
+	return false
+}
+
+// reachableFrom reports whether b can run after a: later in a's block, or
+// in a block reached from a's.
+func reachableFrom(a, b ssa.Instruction) bool {
+	if a.Block() == b.Block() && precedes(a, b) {
+		return true
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	work := append([]*ssa.BasicBlock(nil), a.Block().Succs...)
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if x == b.Block() {
+			return true
+		}
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		work = append(work, x.Succs...)
 	}
 	return false
 }
