@@ -54,7 +54,16 @@ func recordFieldPut(s *summary, fn *ssa.Function, p *putSite) {
 	if p.key.cell || p.field {
 		return
 	}
-	base, path, last := fieldChain(p.key.v)
+	v := p.key.v
+	if a, ok := v.(*ssa.Alloc); ok {
+		// p := b.v; b.v = nil; pool.Put(&p): the variable holds the
+		// field's slice, whose memory goes back (v2fly/v2ray-core's
+		// buf.Buffer.Release).
+		if held := onlyStored(a); held != nil {
+			v = held
+		}
+	}
+	base, path, last := fieldChain(v)
 	if base != nil {
 		s.addFieldPut(fn, fieldLoc{base, path}, !storesAfter(fn, last, p.instr))
 		return
