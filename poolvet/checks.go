@@ -3083,6 +3083,11 @@ func (c *checker) objName(p *putSite) string {
 // method whose receiver is not among the syntactic arguments of call.
 func (c *checker) hasRecvOutsideArgs(p *putSite, call *ast.CallExpr) bool {
 	com := p.instr.Common()
+	if com.IsInvoke() {
+		// An interface method's arguments do not hold the receiver; a
+		// put of the receiver itself comes from assertedPuts.
+		return p.asserted
+	}
 	if com.Signature().Recv() != nil {
 		return true
 	}

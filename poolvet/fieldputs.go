@@ -65,7 +65,7 @@ func recordFieldPut(s *summary, fn *ssa.Function, p *putSite) {
 	}
 	base, path, last := fieldChain(v)
 	if base != nil {
-		s.addFieldPut(fn, fieldLoc{base, path}, !storesAfter(fn, last, p.instr))
+		s.addFieldPut(fn, fieldLoc{base, path}, !storesAfter(fn, last, p.instr), !p.cond && putsOnEveryPath(fn, []ssa.Instruction{p.instr}, base))
 		return
 	}
 	// for _, a := range b.actions { put(a) }: every element of a field,
@@ -73,13 +73,13 @@ func recordFieldPut(s *summary, fn *ssa.Function, p *putSite) {
 	// (globalsign/mgo#199).
 	if _, fa := elemField(p.key.v); fa != nil && !p.cond && inLoop(p.instr.Block()) {
 		base, path := fieldAddrChain(fa)
-		s.addFieldPut(fn, fieldLoc{base, path + "[]"}, !storesAfter(fn, fa, p.instr))
+		s.addFieldPut(fn, fieldLoc{base, path + "[]"}, !storesAfter(fn, fa, p.instr), false)
 	}
 }
 
 // addFieldPut notes in s a Put at a field path of a value, if that value
 // is a parameter of fn.
-func (s *summary) addFieldPut(fn *ssa.Function, at fieldLoc, kept bool) {
+func (s *summary) addFieldPut(fn *ssa.Function, at fieldLoc, kept, sure bool) {
 	for i, q := range fn.Params {
 		if q != at.base {
 			continue
@@ -91,6 +91,15 @@ func (s *summary) addFieldPut(fn *ssa.Function, at fieldLoc, kept bool) {
 			s.fieldPuts[i] = map[string]bool{}
 		}
 		s.fieldPuts[i][at.path] = s.fieldPuts[i][at.path] || kept
+		if sure {
+			if s.sureFieldPuts == nil {
+				s.sureFieldPuts = map[int]map[string]bool{}
+			}
+			if s.sureFieldPuts[i] == nil {
+				s.sureFieldPuts[i] = map[string]bool{}
+			}
+			s.sureFieldPuts[i][at.path] = true
+		}
 	}
 }
 
@@ -101,7 +110,7 @@ func (s *summary) addFieldPut(fn *ssa.Function, at fieldLoc, kept bool) {
 func (c *checker) recordCalleeFieldPuts(s *summary, fn *ssa.Function) {
 	stored, calls := c.fieldPutCalls(fn, true, s)
 	for _, f := range calls {
-		s.addFieldPut(fn, f.at, f.kept && !storedAt(stored, f.at))
+		s.addFieldPut(fn, f.at, f.kept && !storedAt(stored, f.at), f.sure && putsOnEveryPath(fn, []ssa.Instruction{f.instr}, f.at.base))
 	}
 }
 
@@ -175,6 +184,7 @@ type fieldLoc struct {
 // A fieldPut is a Put that a call makes at a field path of an argument.
 type fieldPut struct {
 	kept bool   // the field still holds the object afterwards
+	sure bool   // put on every path through the callee (sureFieldPuts)
 	arg  int    // the argument, receiver first
 	sub  string // the field path from that argument
 }
@@ -194,7 +204,7 @@ func (s *summary) fieldPutsAt(args []ssa.Value) map[fieldLoc]fieldPut {
 		}
 		for path, kept := range paths {
 			at := fieldLoc{base, prefix + path}
-			out[at] = fieldPut{kept: kept || out[at].kept, arg: i, sub: path}
+			out[at] = fieldPut{kept: kept || out[at].kept, sure: s.sureFieldPuts[i][path] || out[at].sure, arg: i, sub: path}
 		}
 	}
 	return out

@@ -251,6 +251,10 @@ type summary struct {
 	// whether it leaves the field holding the object (true) or stores
 	// into the field (false). In-package only.
 	fieldPuts map[int]map[string]bool
+	// sureFieldPuts holds those of fieldPuts that the function puts on
+	// every path (a nil object aside): a Release or Close, not a helper
+	// that clears a cache on a rare path. In-package only.
+	sureFieldPuts map[int]map[string]bool
 	// cleanup maps a result that is a closure putting the object to the
 	// result that shares its memory (return buf.Bytes(), cleanup, nil).
 	// In-package only.
@@ -280,7 +284,7 @@ func (s *summary) equal(t *summary) bool {
 		len(s.putParams) != len(t.putParams) || len(s.putFree) != len(t.putFree) || len(s.handsOff) != len(t.handsOff) {
 		return false
 	}
-	if !sameSet(s.handsOff, t.handsOff) || !sameSet(s.onSuccess, t.onSuccess) || !sameSet(s.keeps, t.keeps) || !sameSet(s.retainsIn, t.retainsIn) || !sameFieldPuts(s.fieldPuts, t.fieldPuts) || !maps.Equal(s.cleanup, t.cleanup) || !sameSet(s.putsInto, t.putsInto) || !sameStoresAt(s.storesAt, t.storesAt) || !sameSet(s.views, t.views) {
+	if !sameSet(s.handsOff, t.handsOff) || !sameSet(s.onSuccess, t.onSuccess) || !sameSet(s.keeps, t.keeps) || !sameSet(s.retainsIn, t.retainsIn) || !sameFieldPuts(s.fieldPuts, t.fieldPuts) || !sameFieldPuts(s.sureFieldPuts, t.sureFieldPuts) || !maps.Equal(s.cleanup, t.cleanup) || !sameSet(s.putsInto, t.putsInto) || !sameStoresAt(s.storesAt, t.storesAt) || !sameSet(s.views, t.views) {
 		return false
 	}
 	for k, v := range s.putParams {
@@ -345,6 +349,92 @@ func rootOf(v ssa.Value) objKey {
 type callee struct {
 	prim *primitive
 	sum  *summary
+}
+
+// invokeCallee summarizes a call of a method of an interface type of the
+// package from the package's methods that implement it: a parameter is put
+// when every one of them puts it, conditionally when one does so
+// (uber/tchannel-go's FramePool.Release, #420). An interface with no
+// implementation in the package says nothing.
+func (c *checker) invokeCallee(com *ssa.CallCommon) (callee, bool) {
+	n, ok := types.Unalias(com.Value.Type()).(*types.Named)
+	if !ok || n.Obj().Pkg() != c.pass.Pkg {
+		return callee{}, false
+	}
+	var s *summary
+	for _, fn := range c.implsOf(n, com.Method.Name()) {
+		fs := c.sums[fn]
+		if fs == nil {
+			return callee{}, false
+		}
+		// The method's parameters count its receiver first; the call's
+		// arguments do not hold it.
+		ps := map[int]paramPut{}
+		for i, pp := range fs.putParams {
+			if i == 0 {
+				continue
+			}
+			pp.onParam--
+			if pp.onParam < 0 {
+				pp.onParam = -1
+			}
+			ps[i-1] = pp
+		}
+		if s == nil {
+			s = &summary{putParams: ps}
+			continue
+		}
+		for i, pp := range s.putParams {
+			q, ok := ps[i]
+			if !ok {
+				delete(s.putParams, i)
+				continue
+			}
+			if q != pp {
+				pp.cond = pp.cond || q.cond
+				pp.resets = pp.resets && q.resets
+				pp.field = pp.field || q.field
+				pp.onParam = -1
+				s.putParams[i] = pp
+			}
+		}
+	}
+	if s == nil || len(s.putParams) == 0 {
+		return callee{}, false
+	}
+	return callee{sum: s}, true
+}
+
+// implsOf returns the methods named name of the package's types that
+// implement the interface type n; built on first use.
+func (c *checker) implsOf(n *types.Named, name string) []*ssa.Function {
+	k := implKey{n.Obj(), name}
+	if fns, ok := c.impls[k]; ok {
+		return fns
+	}
+	iface, ok := n.Underlying().(*types.Interface)
+	var fns []*ssa.Function
+	for _, fn := range c.funcs {
+		recv := fn.Signature.Recv()
+		if !ok || recv == nil || fn.Name() != name || fn.Parent() != nil {
+			continue
+		}
+		t := recv.Type()
+		if types.Implements(t, iface) || !isPointer(t) && types.Implements(types.NewPointer(t), iface) {
+			fns = append(fns, fn)
+		}
+	}
+	if c.impls == nil {
+		c.impls = map[implKey][]*ssa.Function{}
+	}
+	c.impls[k] = fns
+	return fns
+}
+
+// An implKey names a method of an interface type.
+type implKey struct {
+	iface *types.TypeName
+	name  string
 }
 
 // fieldCallee summarizes a call through a func-typed struct field
@@ -450,6 +540,9 @@ func isBoundWrapper(fn *ssa.Function) bool {
 func (c *checker) calleeOf(com *ssa.CallCommon) (callee, bool) {
 	fn := com.StaticCallee()
 	if fn == nil {
+		if com.IsInvoke() {
+			return c.invokeCallee(com)
+		}
 		return c.fieldCallee(com)
 	}
 	if isBoundWrapper(fn) {
@@ -1879,6 +1972,9 @@ func putsOnEveryPath(fn *ssa.Function, instrs []ssa.Instruction, obj ssa.Value) 
 		return false
 	}
 	putObjs := putObjects(instrs)
+	if obj != nil {
+		putObjs = append(putObjs, obj) // the holder of a put field
+	}
 	at := blocksOf(instrs)
 	return !searchBlocks(fn, at, func(b *ssa.BasicBlock) []*ssa.BasicBlock {
 		return guardSuccs(b, b.Succs, putObjs...)
@@ -2004,6 +2100,12 @@ func putObjects(instrs []ssa.Instruction) []ssa.Value {
 		if ci, ok := instr.(ssa.CallInstruction); ok {
 			for _, a := range ci.Common().Args {
 				objs = append(objs, rootOf(a).v)
+				// pool.Put(&p) of p := b.v: a nil b.v is nothing to put.
+				if al, ok := rootOf(a).v.(*ssa.Alloc); ok {
+					if held := onlyStored(al); held != nil {
+						objs = append(objs, held)
+					}
+				}
 			}
 		}
 	}
@@ -2194,19 +2296,6 @@ func sizeGuard(bin *ssa.BinOp, obj ssa.Value) (small int, ok bool) {
 
 // isSizeOf reports whether v is cap(obj), len(obj), obj.Cap() or obj.Len(),
 // possibly of *obj and possibly converted.
-// isCapOf reports whether v is the builtin cap of obj or of a part of it.
-func isCapOf(v, obj ssa.Value) bool {
-	if cv, ok := v.(*ssa.Convert); ok {
-		v = cv.X
-	}
-	call, ok := v.(*ssa.Call)
-	if !ok {
-		return false
-	}
-	bi, ok := call.Call.Value.(*ssa.Builtin)
-	return ok && bi.Name() == "cap" && len(call.Call.Args) == 1 && sizedPart(call.Call.Args[0], obj)
-}
-
 func isSizeOf(v, obj ssa.Value) bool {
 	if cv, ok := v.(*ssa.Convert); ok {
 		v = cv.X
@@ -2425,11 +2514,13 @@ func ofSize(v, obj ssa.Value, seen map[ssa.Value]bool, depth int) bool {
 			return true
 		}
 		if (x.Op == token.EQL || x.Op == token.NEQ) && (isSizeOf(x.X, obj) || isSizeOf(x.Y, obj)) {
-			// if len(c.buf) == 0: a state (empty), not a bound. A capacity
-			// is no state: cap(buf) == 0 is nothing to put, cap(buf) !=
-			// 1<<bits a buffer of no size class (MetaCubeX/mihomo's
-			// allocator).
-			return (isCapOf(x.X, obj) || isCapOf(x.Y, obj)) && rec(x.X) && rec(x.Y)
+			// if len(c.buf) == 0: a state (empty), not a bound. Nor is
+			// cap(buf) == size a bound: a size-class allocator that puts
+			// only buffers of its classes (switch cap(b) { case 512: ... })
+			// keeps the others, so a call of it may not put (tried for
+			// MetaCubeX/mihomo#1286: it made nats-server's nbPoolPut a
+			// Put and drew a false useafterput there).
+			return false
 		}
 		return rec(x.X) && rec(x.Y)
 	case *ssa.UnOp:

@@ -100,6 +100,10 @@ type checker struct {
 	// sendPuts holds the channels whose receiver puts what it receives
 	// (putChans); built on first use.
 	sendPuts map[chanKey]token.Pos
+
+	// impls holds the methods implementing each interface method of the
+	// package (implsOf); built on first use.
+	impls map[implKey][]*ssa.Function
 	// funcFields holds the functions stored into each func-typed field
 	// (by named type and field index); built on first use (fieldFuncs).
 	funcFields map[fieldRef][]*ssa.Function

@@ -147,8 +147,9 @@ func (c *checker) useAfterSend(fn *ssa.Function, instr ssa.Instruction, ch, obj 
 		return
 	}
 	t := c.newTracker(fn, rootOf(obj))
+	waits := waitLoads(fn)
 	t.walkAfterHandOff(instr, func(in ssa.Instruction, p *path) action {
-		if in == instr || !t.usesObject(in, p) || errorReturn(in, p) {
+		if in == instr || waits[in] || !t.usesObject(in, p) || errorReturn(in, p) {
 			return next
 		}
 		name, chName := "the object", "the channel"
@@ -188,4 +189,69 @@ func (c *checker) sendStmt(instr ssa.Instruction) *ast.SendStmt {
 		}
 	}
 	return nil
+}
+
+// waitLoads returns the loads of channel fields that fn only receives from
+// (<-w.done, case <-w.done:), and their field addresses: reading the
+// channel to wait on is how the sender waits for the receiver to be done
+// with the object, not a use of it (fasthttp's pipelined client).
+func waitLoads(fn *ssa.Function) map[ssa.Instruction]bool {
+	out := map[ssa.Instruction]bool{}
+	mark := func(ch ssa.Value) {
+		ld, ok := ch.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			return
+		}
+		for _, ref := range refsOf(ld) {
+			switch r := ref.(type) {
+			case *ssa.UnOp:
+				if r.Op != token.ARROW {
+					return
+				}
+			case *ssa.Select:
+				for _, st := range r.States {
+					if st.Chan == ld && st.Dir != types.RecvOnly {
+						return
+					}
+				}
+			default:
+				return
+			}
+		}
+		out[ld] = true
+		// w.t.C: the loads and field addresses leading to the channel,
+		// each read for it alone.
+		for x := ld.X; len(refsOf(x)) == 1; {
+			switch v := x.(type) {
+			case *ssa.FieldAddr:
+				out[v] = true
+				x = v.X
+			case *ssa.UnOp:
+				if v.Op != token.MUL {
+					return
+				}
+				out[v] = true
+				x = v.X
+			default:
+				return
+			}
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.UnOp:
+				if x.Op == token.ARROW {
+					mark(x.X)
+				}
+			case *ssa.Select:
+				for _, st := range x.States {
+					if st.Dir == types.RecvOnly {
+						mark(st.Chan)
+					}
+				}
+			}
+		}
+	}
+	return out
 }

@@ -82,7 +82,7 @@ func (c *checker) checkViewAfterPut(fn *ssa.Function) {
 			for path := range ce.sum.views {
 				at := fieldLoc{base, prefix + path}
 				for _, r := range releases {
-					if r.at != at || r.instr == ssa.CallInstruction(call) {
+					if r.at != at || r.instr == ssa.CallInstruction(call) || !r.sure {
 						continue
 					}
 					if pos, what := c.viewUse(fn, call, r.instr); pos.IsValid() {

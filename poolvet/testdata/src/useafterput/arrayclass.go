@@ -1,14 +1,11 @@
 package useafterput
 
-import (
-	"errors"
-	"sync"
-)
+import "sync"
 
 // A size-classed allocator that keeps arrays and puts the array behind the
-// caller's slice, after checks on the slice's capacity only: a call puts
-// the slice, so a use after it is a use after a Put (MetaCubeX/mihomo
-// #1286).
+// caller's slice, after bounds on the slice's capacity only: a call puts
+// the slice, so a use after it is a use after a Put (the shape of
+// MetaCubeX/mihomo#1286's allocator, with bounds for its exact-class test).
 type arrayAlloc struct {
 	small, large sync.Pool
 }
@@ -26,17 +23,13 @@ func (a *arrayAlloc) get(n int) []byte {
 }
 
 func (a *arrayAlloc) put(buf []byte) error {
-	if cap(buf) == 0 || cap(buf) > 1024 {
+	if cap(buf) < 64 || cap(buf) > 4096 {
 		return nil
 	}
-	if cap(buf) != 64 && cap(buf) != 1024 {
-		return errors.New("put: buffer of no size class")
-	}
-	buf = buf[:cap(buf)]
-	if cap(buf) == 64 {
-		a.small.Put((*[64]byte)(buf))
+	if cap(buf) >= 1024 {
+		a.large.Put((*[1024]byte)(buf[:1024]))
 	} else {
-		a.large.Put((*[1024]byte)(buf))
+		a.small.Put((*[64]byte)(buf[:64]))
 	}
 	return nil
 }
@@ -77,4 +70,20 @@ func putFull(buf []byte) {
 func flushFull(buf []byte, handle func([]byte)) {
 	putFull(buf)
 	handle(buf[:0])
+}
+
+// An allocator that puts only buffers of its exact classes keeps the
+// others: a call of it may not put, and a use after it is not reported.
+func putExact(buf []byte) {
+	switch cap(buf) {
+	case 64:
+		arrays.small.Put((*[64]byte)(buf[:64]))
+	case 1024:
+		arrays.large.Put((*[1024]byte)(buf[:1024]))
+	}
+}
+
+func flushExact(buf []byte, handle func([]byte)) {
+	putExact(buf)
+	handle(buf)
 }

@@ -93,3 +93,38 @@ func (f *entryFreeList) put(e *logEntry) int {
 	f.free <- e
 	return len(e.buf)
 }
+
+// A pipelined client: the work item goes to a writer whose drain of
+// abandoned items puts them, and the caller waits on the item's own
+// channels (w.done, w.timer.C) before it reads it again. Reading the
+// channels to wait on is the wait, not a use.
+type pipeWork struct {
+	done  chan struct{}
+	timer *pipeTimer
+	err   error
+}
+
+type pipeTimer struct{ C chan struct{} }
+
+var pipeWorks = sync.Pool{New: func() any { return new(pipeWork) }}
+
+type pipeConn struct{ chW chan *pipeWork }
+
+func (c *pipeConn) retire() {
+	for len(c.chW) > 0 {
+		pipeWorks.Put(<-c.chW)
+	}
+}
+
+func (c *pipeConn) do() error {
+	w := pipeWorks.Get().(*pipeWork)
+	c.chW <- w
+	select {
+	case <-w.done:
+		err := w.err
+		pipeWorks.Put(w)
+		return err
+	case <-w.timer.C:
+		return nil
+	}
+}
