@@ -1534,6 +1534,10 @@ func (c *checker) checkUnbounded(fn *ssa.Function, p putSite) {
 			c.report(checkUnbounded, p.instr.Pos(), nil,
 				"%s (%s) is put into the pool without a capacity check, and its field %s grows without bound (%s): one huge buffer stays pinned in the pool (golang/go#23199); drop objects whose %s is above a bound",
 				c.objName(&p), types.TypeString(t, types.RelativeTo(c.pass.Pkg)), field, method, field)
+		} else if field, grown, other, ok := c.grownUnlikeOthers(fn, &p, t); ok {
+			c.report(checkUnbounded, p.instr.Pos(), nil,
+				"%s (%s) is put into the pool without a capacity check after its field %s grew here (line %d), while the package checks the size before another Put of this type (line %d): one huge buffer stays pinned in the pool (golang/go#23199); check it here too",
+				c.objName(&p), types.TypeString(t, types.RelativeTo(c.pass.Pkg)), field, c.line(grown), c.line(other))
 		}
 		return
 	}
@@ -1556,6 +1560,80 @@ func (c *checker) checkUnbounded(fn *ssa.Function, p putSite) {
 	c.report(checkUnbounded, p.instr.Pos(), fixes,
 		"%s (%s) is put into the pool without a capacity check: one huge buffer stays pinned in the pool (golang/go#23199); drop buffers above a bound",
 		c.objName(&p), types.TypeString(t, types.RelativeTo(c.pass.Pkg)))
+}
+
+// grownUnlikeOthers reports, for an unguarded Put p of a pointer to a
+// struct type of the package, a []byte field that fn grows on the object
+// before the Put (o.buf = append(b, input...)) while another Put of that
+// type in the package is guarded by a size check: the package bounds this
+// type where it thinks of it, and this Put forgot (phuslu/log cdc269d's
+// syslog writer). It returns the field, where it grew and the other Put.
+func (c *checker) grownUnlikeOthers(fn *ssa.Function, p *putSite, t types.Type) (string, token.Pos, token.Pos, bool) {
+	n, ok := types.Unalias(derefType(t)).(*types.Named)
+	st, ok2 := derefStruct(t)
+	if !ok || !ok2 || !isPointer(t) || n.Obj().Pkg() != c.pass.Pkg || p.key.cell {
+		return "", token.NoPos, token.NoPos, false
+	}
+	al := c.aliasesOf(fn, p.key, true)
+	_, deferred := p.instr.(*ssa.Defer)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			store, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			fa, ok := store.Addr.(*ssa.FieldAddr)
+			call, ok2 := store.Val.(*ssa.Call)
+			if !ok || !ok2 || !al[fa.X] || fa.Field >= st.NumFields() || !isByteSlice(call.Type()) {
+				continue
+			}
+			bi, isBuiltin := call.Call.Value.(*ssa.Builtin)
+			grows := isBuiltin && bi.Name() == "append" && len(call.Call.Args) >= 2 && !fixedAppend(call) || !isBuiltin && len(call.Call.Args) > 0 && appendLike(call)
+			if !grows || !deferred && !reachableFrom(store, p.instr) {
+				continue
+			}
+			field := st.Field(fa.Field).Name()
+			if c.putGuarded(fn, p) || c.dropsField(fn, p, t, field) {
+				return "", token.NoPos, token.NoPos, false
+			}
+			if other, ok := c.guardedPutOf(n.Origin().Obj()); ok {
+				return field, store.Pos(), other, true
+			}
+			return "", token.NoPos, token.NoPos, false
+		}
+	}
+	return "", token.NoPos, token.NoPos, false
+}
+
+// guardedPutOf returns a Put of a pointer to the named type tn, in a
+// function of the package, that a size check guards; the Puts are found on
+// first use.
+func (c *checker) guardedPutOf(tn *types.TypeName) (token.Pos, bool) {
+	if c.guardedPuts == nil {
+		c.guardedPuts = map[*types.TypeName]token.Pos{}
+		for _, fn := range c.funcs {
+			puts, _ := c.sites(fn)
+			for i := range puts {
+				q := &puts[i]
+				if q.prim != syncPut && q.prim != typedPut {
+					continue
+				}
+				arg := q.arg
+				if mi, ok := arg.(*ssa.MakeInterface); ok {
+					arg = mi.X
+				}
+				qn, ok := types.Unalias(derefType(arg.Type())).(*types.Named)
+				if !ok || !isPointer(arg.Type()) {
+					continue
+				}
+				if _, seen := c.guardedPuts[qn.Origin().Obj()]; !seen && c.putGuarded(fn, q) {
+					c.guardedPuts[qn.Origin().Obj()] = q.instr.Pos()
+				}
+			}
+		}
+	}
+	pos, ok := c.guardedPuts[tn]
+	return pos, ok
 }
 
 // dropsField reports whether fn sets the field named field of the object

@@ -104,6 +104,10 @@ type checker struct {
 	// impls holds the methods implementing each interface method of the
 	// package (implsOf); built on first use.
 	impls map[implKey][]*ssa.Function
+
+	// guardedPuts holds, by named type, a Put of a pointer to it that a
+	// size check guards (guardedPutOf); built on first use.
+	guardedPuts map[*types.TypeName]token.Pos
 	// funcFields holds the functions stored into each func-typed field
 	// (by named type and field index); built on first use (fieldFuncs).
 	funcFields map[fieldRef][]*ssa.Function
