@@ -53,6 +53,7 @@ import (
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut20 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut21 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut22 -v
+//	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut23 -v
 
 // strictRecall is the recall that POOLVET_CORPUS_STRICT=1 requires.
 const strictRecall = 0.90
@@ -574,4 +575,14 @@ type recorder struct {
 
 func (r *recorder) Errorf(format string, args ...any) {
 	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+// TestCorpusHeldOut23 scores the twenty-third held-out part, written on
+// 2026-11-24 (twelfth session) by three more helpers, the same way, with
+// part 22's sources added to what they had to avoid.
+func TestCorpusHeldOut23(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld23")
 }
