@@ -65,7 +65,14 @@ func recordFieldPut(s *summary, fn *ssa.Function, p *putSite) {
 	}
 	base, path, last := fieldChain(v)
 	if base != nil {
-		s.addFieldPut(fn, fieldLoc{base, path}, !storesAfter(fn, last, p.instr), !p.cond && putsOnEveryPath(fn, []ssa.Instruction{p.instr}, base))
+		// mem := b.buf; b.buf = nil; free(mem): the field was cleared
+		// after the load, before the Put, so it does not keep the object
+		// (bytedance/sonic's StreamDecoder.Decode).
+		from := ssa.Instruction(p.instr)
+		if ld, ok := v.(*ssa.UnOp); ok && !isDefer(p.instr) {
+			from = ld
+		}
+		s.addFieldPut(fn, fieldLoc{base, path}, !storesAfter(fn, last, from), !p.cond && putsOnEveryPath(fn, []ssa.Instruction{p.instr}, base))
 		return
 	}
 	// for _, a := range b.actions { put(a) }: every element of a field,
