@@ -789,22 +789,5 @@ func (c *checker) callsSync(fn *ssa.Function) bool {
 // reachableFrom reports whether b can run after a: later in a's block, or
 // in a block reached from a's.
 func reachableFrom(a, b ssa.Instruction) bool {
-	if a.Block() == b.Block() && precedes(a, b) {
-		return true
-	}
-	seen := map[*ssa.BasicBlock]bool{}
-	work := append([]*ssa.BasicBlock(nil), a.Block().Succs...)
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		if x == b.Block() {
-			return true
-		}
-		if seen[x] {
-			continue
-		}
-		seen[x] = true
-		work = append(work, x.Succs...)
-	}
-	return false
+	return a.Block() == b.Block() && precedes(a, b) || reachesFrom(a.Block().Succs, b.Block())
 }
