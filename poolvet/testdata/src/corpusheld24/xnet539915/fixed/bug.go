@@ -99,11 +99,11 @@ func (b *dataBuffer) firstUnread() []byte {
 func (b *dataBuffer) Write(p []byte) (int, error) {
 	total := len(p)
 	for len(p) > 0 {
-		want := int64(len(p))
-		if b.expected > want {
-			want = b.expected
+		need := int64(len(p))
+		if b.expected > need {
+			need = b.expected
 		}
-		chunk := b.tailChunk(want)
+		chunk := b.tailChunk(need)
 		n := copy(chunk[b.w:], p)
 		p = p[n:]
 		b.w += n
@@ -113,14 +113,14 @@ func (b *dataBuffer) Write(p []byte) (int, error) {
 	return total, nil
 }
 
-func (b *dataBuffer) tailChunk(want int64) []byte {
+func (b *dataBuffer) tailChunk(need int64) []byte {
 	if len(b.chunks) != 0 {
 		last := b.chunks[len(b.chunks)-1]
 		if b.w < len(last) {
 			return last
 		}
 	}
-	chunk := getDataBufferChunk(want)
+	chunk := getDataBufferChunk(need)
 	b.chunks = append(b.chunks, chunk)
 	b.w = 0
 	return chunk
