@@ -1312,6 +1312,17 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 					addParam(i, p, false, true)
 				}
 			}
+		case *ssa.Phi:
+			// if buf.Cap() > max { buf = newBuffer() }; pool.Put(buf): the
+			// parameter is put, or dropped for a fresh replacement; the
+			// caller gives it up either way (trufflehog's buffer pool).
+			if prm := replacedParam(v); prm != nil && !p.key.cell {
+				for i, q := range fn.Params {
+					if q == prm {
+						addParam(i, p, resets, p.field)
+					}
+				}
+			}
 		case *ssa.SliceToArrayPointer, *ssa.Slice:
 			// pool.Put((*[N]byte)(buf[:cap(buf)])) of a []byte parameter:
 			// a size-classed allocator puts the array behind the caller's
@@ -1458,6 +1469,30 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 		}
 	}
 	return s
+}
+
+// replacedParam returns the parameter that the phi v merges with fresh
+// values only (a new allocation, a composite literal's address), or nil.
+func replacedParam(v *ssa.Phi) *ssa.Parameter {
+	var prm *ssa.Parameter
+	for _, e := range v.Edges {
+		switch x := e.(type) {
+		case *ssa.Parameter:
+			if prm != nil && prm != x {
+				return nil
+			}
+			prm = x
+		case *ssa.Alloc:
+			if !x.Heap {
+				return nil
+			}
+		default:
+			if !freshSlice(e) {
+				return nil
+			}
+		}
+	}
+	return prm
 }
 
 // slicedParam returns the slice parameter whose backing array v is: the
@@ -2296,6 +2331,25 @@ func sizeGuard(bin *ssa.BinOp, obj ssa.Value) (small int, ok bool) {
 
 // isSizeOf reports whether v is cap(obj), len(obj), obj.Cap() or obj.Len(),
 // possibly of *obj and possibly converted.
+// isCapOf reports whether v is the builtin cap of obj or of a part of it.
+func isCapOf(v, obj ssa.Value) bool {
+	if cv, ok := v.(*ssa.Convert); ok {
+		v = cv.X
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	bi, ok := call.Call.Value.(*ssa.Builtin)
+	return ok && bi.Name() == "cap" && len(call.Call.Args) == 1 && sizedPart(call.Call.Args[0], obj)
+}
+
+// isZero reports whether v is the integer constant 0.
+func isZero(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) == 0
+}
+
 func isSizeOf(v, obj ssa.Value) bool {
 	if cv, ok := v.(*ssa.Convert); ok {
 		v = cv.X
@@ -2421,8 +2475,38 @@ func sizeGuarded(fn *ssa.Function, puts []ssa.Instruction, obj ssa.Value) bool {
 		return false
 	}
 	seen := map[ssa.Value]bool{}
-	_, ok := branchesBefore(puts, func(cond ssa.Value) bool { return ofSize(cond, obj, seen, 0) })
-	return ok
+	for b := range blocksBefore(puts) {
+		switch x := lastInstr(b).(type) {
+		case *ssa.If:
+			// A branch to a misuse exit (return errors.New("incorrect
+			// buffer size"), a panic) is no choice to keep the object:
+			// a caller that gives a buffer the pool never handed out is
+			// wrong either way (Dreamacro/clash#805's allocator).
+			if !ofSize(x.Cond, obj, seen, 0) && !misuseExit(b.Succs[0]) && !misuseExit(b.Succs[1]) {
+				return false
+			}
+		case *ssa.Return, *ssa.Jump:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// misuseExit reports whether b ends its function on a misuse: a panic, or
+// a return whose last result is an error made there.
+func misuseExit(b *ssa.BasicBlock) bool {
+	switch x := lastInstr(b).(type) {
+	case *ssa.Panic:
+		return true
+	case *ssa.Return:
+		if len(x.Results) == 0 {
+			return false
+		}
+		last := x.Results[len(x.Results)-1]
+		return isErrorType(last.Type()) && newError(last)
+	}
+	return false
 }
 
 // branchesBefore reports whether every block from which one of the put
@@ -2512,6 +2596,9 @@ func ofSize(v, obj ssa.Value, seen map[ssa.Value]bool, depth int) bool {
 	case *ssa.BinOp:
 		if (x.Op == token.EQL || x.Op == token.NEQ) && (isNil(x.X) && heldObj(x.Y, obj) || isNil(x.Y) && heldObj(x.X, obj)) {
 			return true
+		}
+		if (x.Op == token.EQL || x.Op == token.NEQ) && (isCapOf(x.X, obj) && isZero(x.Y) || isCapOf(x.Y, obj) && isZero(x.X)) {
+			return true // cap(buf) == 0: nothing to put, like a nil check
 		}
 		if (x.Op == token.EQL || x.Op == token.NEQ) && (isSizeOf(x.X, obj) || isSizeOf(x.Y, obj)) {
 			// if len(c.buf) == 0: a state (empty), not a bound. Nor is

@@ -1,6 +1,10 @@
 package useafterput
 
-import "sync"
+import (
+	"bytes"
+	"errors"
+	"sync"
+)
 
 // A size-classed allocator that keeps arrays and puts the array behind the
 // caller's slice, after bounds on the slice's capacity only: a call puts
@@ -86,4 +90,59 @@ func putExact(buf []byte) {
 func flushExact(buf []byte, handle func([]byte)) {
 	putExact(buf)
 	handle(buf)
+}
+
+// An allocator that refuses, with an error, a buffer of no class of its
+// own: a caller that passes one is wrong anyway, so the call puts every
+// buffer the allocator handed out, and a deferred call of it gives back
+// what the function returns (Dreamacro/clash#805). cap(buf) == 0 is
+// nothing to put.
+func strictPut(buf []byte) error {
+	if cap(buf) == 0 {
+		return nil
+	}
+	if cap(buf) != 64 {
+		return errors.New("strictPut: buffer of no size class")
+	}
+	arrays.small.Put((*[64]byte)(buf[:64]))
+	return nil
+}
+
+func packHeader(n byte) []byte {
+	ret := arrays.small.Get().(*[64]byte)[:16]
+	defer strictPut(ret)
+	ret[0] = n
+	return ret // want `returned value shares memory with ret, which the deferred Put`
+}
+
+// The fix copies out before the Put.
+func packHeaderFixed(n byte) []byte {
+	buf := arrays.small.Get().(*[64]byte)[:16]
+	defer strictPut(buf)
+	buf[0] = n
+	return append([]byte(nil), buf...)
+}
+
+// A Put wrapper that replaces an oversized buffer with a fresh one puts
+// the caller's buffer or drops it: either way the caller gave it up
+// (trufflehog's buffer pool).
+var replBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func putReplacing(b *bytes.Buffer) {
+	if b.Cap() > 1<<16 {
+		b = new(bytes.Buffer)
+	} else {
+		b.Reset()
+	}
+	replBufs.Put(b)
+}
+
+func flushReplacing(b *bytes.Buffer, write func([]byte)) {
+	putReplacing(b)
+	write(b.Bytes()) // want `b is used after it was put back into the pool`
+}
+
+func flushReplacingFixed(b *bytes.Buffer, write func([]byte)) {
+	write(b.Bytes())
+	putReplacing(b)
 }
