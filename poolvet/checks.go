@@ -998,12 +998,43 @@ func isBuilder(t types.Type) bool {
 // grows reports whether fn (or, for a captured variable, the function that
 // captured it) appends to the object of key or to a slice it holds.
 func (c *checker) grows(fn *ssa.Function, key objKey) bool {
-	return c.growsIn(fn, key, 2)
+	return c.growsIn(fn, key, 2, false)
+}
+
+// grownByCallers reports whether p puts a parameter of a put helper
+// (releaseFileHeaderMap(m)) that a caller grows before the call:
+// the helper's Put is where the size goes unchecked (gofiber/fiber#4420).
+func (c *checker) grownByCallers(fn *ssa.Function, p *putSite) bool {
+	prm, ok := p.key.v.(*ssa.Parameter)
+	if !ok || p.key.cell {
+		return false
+	}
+	idx := -1
+	for i, q := range fn.Params {
+		if q == prm {
+			idx = i
+		}
+	}
+	if idx < 0 {
+		return false
+	}
+	for _, cs := range c.callSitesOf(fn) {
+		com := cs.Common()
+		if com.IsInvoke() || idx >= len(com.Args) || cs.Parent() == fn {
+			continue
+		}
+		if c.grows(cs.Parent(), rootOf(com.Args[idx])) {
+			return true
+		}
+	}
+	return false
 }
 
 // growsIn is grows, following the object into the functions of the
-// package it is passed to (appendAll(bp, parts)), depth calls deep.
-func (c *checker) growsIn(fn *ssa.Function, key objKey, depth int) bool {
+// package it is passed to (appendAll(bp, parts)), depth calls deep; looped
+// says that fn is called in a loop, so one insertion per call fills a map
+// with as many entries as the loop runs.
+func (c *checker) growsIn(fn *ssa.Function, key objKey, depth int, looped bool) bool {
 	al := c.aliasesOf(fn, key, true)
 	// Put(b[:0]): the slice that grew is b.
 	for v := key.v; !key.cell; {
@@ -1018,7 +1049,7 @@ func (c *checker) growsIn(fn *ssa.Function, key objKey, depth int) bool {
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if mu, ok := instr.(*ssa.MapUpdate); ok && al[mu.Map] && inLoop(b) {
+			if mu, ok := instr.(*ssa.MapUpdate); ok && al[mu.Map] && (looped || inLoop(b)) {
 				return true // a map filled in a loop: as many entries as the input has
 			}
 			call, ok := instr.(*ssa.Call)
@@ -1035,6 +1066,9 @@ func (c *checker) growsIn(fn *ssa.Function, key objKey, depth int) bool {
 				return true
 			}
 			callee := call.Call.StaticCallee()
+			if callee != nil && callee.Origin() != nil {
+				callee = callee.Origin() // an instance of a generic function of the package
+			}
 			if depth == 0 || callee == nil || callee == fn || callee.Pkg == nil || callee.Pkg.Pkg != c.pass.Pkg || len(callee.Blocks) == 0 {
 				continue
 			}
@@ -1043,7 +1077,7 @@ func (c *checker) growsIn(fn *ssa.Function, key objKey, depth int) bool {
 				// holds an alias of them (req.Unmarshal(buf) keeps buf in
 				// req, and req's own slices grow).
 				if al[a] && i < len(callee.Params) && pointerLike(a.Type()) && (growable(a.Type()) || types.Identical(a.Type(), key.v.Type())) &&
-					c.growsIn(callee, objKey{callee.Params[i], false}, depth-1) {
+					c.growsIn(callee, objKey{callee.Params[i], false}, depth-1, looped || inLoop(b)) {
 					return true
 				}
 			}
@@ -1544,7 +1578,7 @@ func (c *checker) checkUnbounded(fn *ssa.Function, p putSite) {
 	if c.putGuarded(fn, &p) || c.builderDropped(fn, &p) {
 		return
 	}
-	if !isBuilder(t) && !c.grows(fn, p.key) && !c.sizedOnGet(p.args[0]) {
+	if !isBuilder(t) && !c.grows(fn, p.key) && !c.sizedOnGet(p.args[0]) && !c.grownByCallers(fn, &p) {
 		return // a slice is only a problem if it grows; fixed-size buffers are fine
 	}
 	if _, isMap := t.Underlying().(*types.Map); isMap {
