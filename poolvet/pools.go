@@ -2329,8 +2329,6 @@ func sizeGuard(bin *ssa.BinOp, obj ssa.Value) (small int, ok bool) {
 	return 1, true
 }
 
-// isSizeOf reports whether v is cap(obj), len(obj), obj.Cap() or obj.Len(),
-// possibly of *obj and possibly converted.
 // isCapOf reports whether v is the builtin cap of obj or of a part of it.
 func isCapOf(v, obj ssa.Value) bool {
 	if cv, ok := v.(*ssa.Convert); ok {
@@ -2350,6 +2348,8 @@ func isZero(v ssa.Value) bool {
 	return ok && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) == 0
 }
 
+// isSizeOf reports whether v is cap(obj), len(obj), obj.Cap() or obj.Len(),
+// possibly of *obj and possibly converted.
 func isSizeOf(v, obj ssa.Value) bool {
 	if cv, ok := v.(*ssa.Convert); ok {
 		v = cv.X
@@ -2478,11 +2478,14 @@ func sizeGuarded(fn *ssa.Function, puts []ssa.Instruction, obj ssa.Value) bool {
 	for b := range blocksBefore(puts) {
 		switch x := lastInstr(b).(type) {
 		case *ssa.If:
-			// A branch to a misuse exit (return errors.New("incorrect
-			// buffer size"), a panic) is no choice to keep the object:
+			// A test of the object's size that leads to a misuse exit
+			// (if cap(buf) != 1<<b { return errors.New("incorrect
+			// buffer size") }, a panic) is no choice to keep the object:
 			// a caller that gives a buffer the pool never handed out is
-			// wrong either way (Dreamacro/clash#805's allocator).
-			if !ofSize(x.Cond, obj, seen, 0) && !misuseExit(b.Succs[0]) && !misuseExit(b.Succs[1]) {
+			// wrong either way (Dreamacro/clash#805's allocator). An
+			// error on another condition (a failed write) is an outcome
+			// the caller handles, object in hand (moby/moby#52407).
+			if !ofSize(x.Cond, obj, seen, 0) && !(sizeTest(x.Cond, obj) && (misuseExit(b.Succs[0]) || misuseExit(b.Succs[1]))) {
 				return false
 			}
 		case *ssa.Return, *ssa.Jump:
@@ -2491,6 +2494,12 @@ func sizeGuarded(fn *ssa.Function, puts []ssa.Instruction, obj ssa.Value) bool {
 		}
 	}
 	return true
+}
+
+// sizeTest reports whether cond compares the size of obj with something.
+func sizeTest(cond, obj ssa.Value) bool {
+	bin, ok := cond.(*ssa.BinOp)
+	return ok && (isSizeOf(bin.X, obj) || isSizeOf(bin.Y, obj))
 }
 
 // misuseExit reports whether b ends its function on a misuse: a panic, or

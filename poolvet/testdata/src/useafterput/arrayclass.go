@@ -3,6 +3,8 @@ package useafterput
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"sync"
 )
 
@@ -145,4 +147,23 @@ func flushReplacing(b *bytes.Buffer, write func([]byte)) {
 func flushReplacingFixed(b *bytes.Buffer, write func([]byte)) {
 	write(b.Bytes())
 	putReplacing(b)
+}
+
+// An error on another condition than the buffer's size (a failed write) is
+// an outcome the caller handles with the buffer still in hand: the call
+// puts only on success, and the caller's use on error is no use after a
+// Put (moby/moby#52407's fix).
+func logLine(w io.Writer, b []byte) error {
+	if _, err := w.Write(b); err != nil {
+		return fmt.Errorf("logLine: %w", err)
+	}
+	_ = strictPut(b)
+	return nil
+}
+
+func copyLineOut(w io.Writer, b []byte, report func([]byte)) {
+	if err := logLine(w, b); err != nil {
+		report(b)
+		_ = strictPut(b)
+	}
 }
