@@ -54,6 +54,7 @@ import (
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut21 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut22 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut23 -v
+//	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut24 -v
 
 // strictRecall is the recall that POOLVET_CORPUS_STRICT=1 requires.
 const strictRecall = 0.90
@@ -579,10 +580,21 @@ func (r *recorder) Errorf(format string, args ...any) {
 
 // TestCorpusHeldOut23 scores the twenty-third held-out part, written on
 // 2026-11-24 (twelfth session) by three more helpers, the same way, with
-// part 22's sources added to what they had to avoid.
+// part 22's sources added to what they had to avoid. Scored once with the
+// analyzer of d7a3e12: 6/20.
 func TestCorpusHeldOut23(t *testing.T) {
 	if os.Getenv("POOLVET_HELDOUT") != "1" {
 		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
 	}
 	scoreCorpus(t, "corpusheld23")
+}
+
+// TestCorpusHeldOut24 scores the twenty-fourth held-out part, written on
+// 2026-11-24 (twelfth session) by three more helpers, the same way, with
+// part 23's sources added to what they had to avoid.
+func TestCorpusHeldOut24(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld24")
 }
