@@ -30,7 +30,9 @@ func (c *checker) recordPutsInto(s *summary, fn *ssa.Function, puts []putSite) {
 					continue
 				}
 				for j, q := range fn.Params {
-					if q == base && (j > 0 || fn.Signature.Recv() == nil) && !storesNilTo(fn, fa) {
+					// fr.payload = fr.payload[:0]; Put(fr): a store into
+					// the put object itself holds nothing past the Put.
+					if q == base && !al[base] && (j > 0 || fn.Signature.Recv() == nil) && !storesNilTo(fn, fa) {
 						if s.putsInto == nil {
 							s.putsInto = map[int]bool{}
 						}

@@ -628,6 +628,40 @@ func (t *tracker) enter(p *path, pred, b *ssa.BasicBlock) *path {
 			}
 		}
 	}
+	// A comparison in b of one of b's phis is the comparison of the value
+	// that came in on this edge: for err == nil { x, err = read(); if err
+	// != nil { break }; ...; put(x) } goes round again after the Put, err
+	// known nil, and never leaves by the loop condition there.
+	if idx >= 0 {
+		for _, instr := range b.Instrs {
+			x, ok := instr.(*ssa.BinOp)
+			if !ok {
+				continue
+			}
+			edge := func(v ssa.Value) ssa.Value {
+				if ph, ok := v.(*ssa.Phi); ok && ph.Block() == b && idx < len(ph.Edges) {
+					return ph.Edges[idx]
+				}
+				return v
+			}
+			sx, sy := edge(x.X), edge(x.Y)
+			if sx == x.X && sy == x.Y {
+				continue
+			}
+			sub := &ssa.BinOp{Op: x.Op, X: sx, Y: sy}
+			for k, kv := range p.flags {
+				kb, ok := k.(*ssa.BinOp)
+				if !ok {
+					continue
+				}
+				if v, known := implied(kb, kv, sub); known {
+					clone()
+					np.flags[x] = v
+					break
+				}
+			}
+		}
+	}
 	return np
 }
 
@@ -757,6 +791,9 @@ func sameValue(a, b ssa.Value, depth int) bool {
 	}
 	if ka, ok := a.(*ssa.Const); ok {
 		kb, ok := b.(*ssa.Const)
+		if ok && ka.Value == nil && kb.Value == nil {
+			return types.Identical(ka.Type(), kb.Type()) && ka.IsNil() // nil and nil
+		}
 		return ok && ka.Value != nil && kb.Value != nil && ka.Value.Kind() == kb.Value.Kind() &&
 			types.Identical(ka.Type(), kb.Type()) && constant.Compare(ka.Value, token.EQL, kb.Value)
 	}
