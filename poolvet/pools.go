@@ -2342,12 +2342,6 @@ func isCapOf(v, obj ssa.Value) bool {
 	return ok && bi.Name() == "cap" && len(call.Call.Args) == 1 && sizedPart(call.Call.Args[0], obj)
 }
 
-// isZero reports whether v is the integer constant 0.
-func isZero(v ssa.Value) bool {
-	c, ok := v.(*ssa.Const)
-	return ok && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) == 0
-}
-
 // isSizeOf reports whether v is cap(obj), len(obj), obj.Cap() or obj.Len(),
 // possibly of *obj and possibly converted.
 func isSizeOf(v, obj ssa.Value) bool {
@@ -2606,7 +2600,7 @@ func ofSize(v, obj ssa.Value, seen map[ssa.Value]bool, depth int) bool {
 		if (x.Op == token.EQL || x.Op == token.NEQ) && (isNil(x.X) && heldObj(x.Y, obj) || isNil(x.Y) && heldObj(x.X, obj)) {
 			return true
 		}
-		if (x.Op == token.EQL || x.Op == token.NEQ) && (isCapOf(x.X, obj) && isZero(x.Y) || isCapOf(x.Y, obj) && isZero(x.X)) {
+		if (x.Op == token.EQL || x.Op == token.NEQ) && (isCapOf(x.X, obj) && isZeroConst(x.Y) || isCapOf(x.Y, obj) && isZeroConst(x.X)) {
 			return true // cap(buf) == 0: nothing to put, like a nil check
 		}
 		if (x.Op == token.EQL || x.Op == token.NEQ) && (isSizeOf(x.X, obj) || isSizeOf(x.Y, obj)) {
