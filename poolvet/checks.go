@@ -2024,11 +2024,19 @@ func (c *checker) guarded(fn *ssa.Function, key objKey, depth int) bool {
 // b.Len() < 32 { return }) decides nothing about the Put
 // (ChainSafe/gossamer#2929).
 func (c *checker) putGuarded(fn *ssa.Function, p *putSite) bool {
+	key := p.key
+	if ph, ok := key.v.(*ssa.Phi); ok && !key.cell {
+		// if b.Cap() > max { b = new(bytes.Buffer) }; pool.Put(b): the
+		// guard on the parameter bounds what the phi puts.
+		if prm := replacedParam(ph); prm != nil {
+			key = objKey{prm, false}
+		}
+	}
 	at, _ := p.instr.(*ssa.Defer)
 	if at == nil {
-		return c.guarded(fn, p.key, 2)
+		return c.guarded(fn, key, 2)
 	}
-	return c.guardedBefore(fn, p.key, 2, at)
+	return c.guardedBefore(fn, key, 2, at)
 }
 
 // guardedBefore is guarded, counting in fn only the size checks that can
