@@ -1009,12 +1009,7 @@ func (c *checker) grownByCallers(fn *ssa.Function, p *putSite) bool {
 	if !ok || p.key.cell {
 		return false
 	}
-	idx := -1
-	for i, q := range fn.Params {
-		if q == prm {
-			idx = i
-		}
-	}
+	idx := paramIndex(fn, prm)
 	if idx < 0 {
 		return false
 	}

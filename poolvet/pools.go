@@ -412,11 +412,14 @@ func (c *checker) implsOf(n *types.Named, name string) []*ssa.Function {
 	if fns, ok := c.impls[k]; ok {
 		return fns
 	}
-	iface, ok := n.Underlying().(*types.Interface)
 	var fns []*ssa.Function
+	iface, ok := n.Underlying().(*types.Interface)
 	for _, fn := range c.funcs {
+		if !ok {
+			break // not an interface: no implementations
+		}
 		recv := fn.Signature.Recv()
-		if !ok || recv == nil || fn.Name() != name || fn.Parent() != nil {
+		if recv == nil || fn.Name() != name || fn.Parent() != nil {
 			continue
 		}
 		t := recv.Type()
@@ -1312,26 +1315,16 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 					addParam(i, p, false, true)
 				}
 			}
-		case *ssa.Phi:
+		case *ssa.Phi, *ssa.SliceToArrayPointer, *ssa.Slice:
 			// if buf.Cap() > max { buf = newBuffer() }; pool.Put(buf): the
 			// parameter is put, or dropped for a fresh replacement; the
 			// caller gives it up either way (trufflehog's buffer pool).
-			if prm := replacedParam(v); prm != nil && !p.key.cell {
-				for i, q := range fn.Params {
-					if q == prm {
-						addParam(i, p, resets, p.field)
-					}
-				}
-			}
-		case *ssa.SliceToArrayPointer, *ssa.Slice:
 			// pool.Put((*[N]byte)(buf[:cap(buf)])) of a []byte parameter:
 			// a size-classed allocator puts the array behind the caller's
 			// slice (MetaCubeX/mihomo's common/pool).
-			if prm := slicedParam(v); prm != nil && !p.key.cell {
-				for i, q := range fn.Params {
-					if q == prm {
-						addParam(i, p, resets, p.field)
-					}
+			if prm := paramBehind(v); prm != nil && !p.key.cell {
+				if i := paramIndex(fn, prm); i >= 0 {
+					addParam(i, p, resets, p.field)
 				}
 			}
 		case *ssa.FreeVar:
@@ -1469,6 +1462,16 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 		}
 	}
 	return s
+}
+
+// paramBehind returns the parameter that v puts in its place: through a
+// phi with fresh replacements (replacedParam), or re-sliced or converted
+// to an array pointer (slicedParam).
+func paramBehind(v ssa.Value) *ssa.Parameter {
+	if ph, ok := v.(*ssa.Phi); ok {
+		return replacedParam(ph)
+	}
+	return slicedParam(v)
 }
 
 // replacedParam returns the parameter that the phi v merges with fresh

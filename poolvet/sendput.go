@@ -10,11 +10,10 @@ import (
 )
 
 // A chanKey identifies a channel by where the package keeps it: a field of
-// one of its struct types (typ, field), or a package-level variable (g).
+// one of its struct types (ref), or a package-level variable (g).
 type chanKey struct {
-	typ   *types.TypeName
-	field int
-	g     *ssa.Global
+	ref fieldRef
+	g   *ssa.Global
 }
 
 // chanKeyOf returns where the channel v was loaded from.
@@ -27,12 +26,8 @@ func chanKeyOf(v ssa.Value) (chanKey, bool) {
 	case *ssa.Global:
 		return chanKey{g: x}, true
 	case *ssa.FieldAddr:
-		ptr, ok := x.X.Type().Underlying().(*types.Pointer)
-		if !ok {
-			return chanKey{}, false
-		}
-		if n, ok := types.Unalias(ptr.Elem()).(*types.Named); ok {
-			return chanKey{typ: n.Origin().Obj(), field: x.Field}, true
+		if ref, ok := fieldRefOf(x); ok {
+			return chanKey{ref: ref}, true
 		}
 	}
 	return chanKey{}, false

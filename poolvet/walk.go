@@ -633,16 +633,16 @@ func (t *tracker) enter(p *path, pred, b *ssa.BasicBlock) *path {
 	// != nil { break }; ...; put(x) } goes round again after the Put, err
 	// known nil, and never leaves by the loop condition there.
 	if idx >= 0 {
+		edge := func(v ssa.Value) ssa.Value {
+			if ph, ok := v.(*ssa.Phi); ok && ph.Block() == b && idx < len(ph.Edges) {
+				return ph.Edges[idx]
+			}
+			return v
+		}
 		for _, instr := range b.Instrs {
 			x, ok := instr.(*ssa.BinOp)
 			if !ok {
 				continue
-			}
-			edge := func(v ssa.Value) ssa.Value {
-				if ph, ok := v.(*ssa.Phi); ok && ph.Block() == b && idx < len(ph.Edges) {
-					return ph.Edges[idx]
-				}
-				return v
 			}
 			sx, sy := edge(x.X), edge(x.Y)
 			if sx == x.X && sy == x.Y {
