@@ -1605,6 +1605,42 @@ func (c *checker) returnsAlias(fn *ssa.Function) bool {
 			return true
 		}
 	}
+	if _, slice := rt.Underlying().(*types.Slice); !slice || fn.Signature.Recv() == nil {
+		return false
+	}
+	mayAl := c.aliasesOf(fn, objKey{fn.Params[0], false}, true)
+	for _, b := range fn.Blocks {
+		if ret, ok := lastInstr(b).(*ssa.Return); ok && len(ret.Results) > 0 && appendsViews(ret.Results[0], mayAl, map[ssa.Value]bool{}) {
+			return true
+		}
+	}
+	return false
+}
+
+// appendsViews reports whether v is a slice grown by appends (through
+// slicing and a loop's phis) of elements that hold memory of al: out =
+// append(out, TS{Labels: r.labels[k:]}) returns views of r's buffer
+// whatever out started as (VictoriaMetrics/VictoriaMetrics#4849).
+func appendsViews(v ssa.Value, al map[ssa.Value]bool, seen map[ssa.Value]bool) bool {
+	if seen[v] || len(seen) > 32 {
+		return false
+	}
+	seen[v] = true
+	switch x := v.(type) {
+	case *ssa.Call:
+		if !isBuiltin(&x.Call, "append") || len(x.Call.Args) < 2 {
+			return false
+		}
+		return appendsHeld(&x.Call, x.Call.Args[1]) && al[x.Call.Args[1]] || appendsViews(x.Call.Args[0], al, seen)
+	case *ssa.Slice:
+		return appendsViews(x.X, al, seen)
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if appendsViews(e, al, seen) {
+				return true
+			}
+		}
+	}
 	return false
 }
 
