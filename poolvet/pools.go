@@ -1326,6 +1326,13 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 				if i := paramIndex(fn, prm); i >= 0 {
 					addParam(i, p, resets, p.field)
 				}
+			} else if prm := boxedParam(fn, v); prm != nil && !p.key.cell {
+				// A typed pool that boxes its values: the parameter is
+				// stored into a spare box or a new one, which is put
+				// (prometheus's zeropool).
+				if i := paramIndex(fn, prm); i >= 0 {
+					addParam(i, p, false, false)
+				}
 			}
 		case *ssa.FreeVar:
 			for i, q := range fn.FreeVars {
@@ -1472,6 +1479,40 @@ func paramBehind(v ssa.Value) *ssa.Parameter {
 		return replacedParam(ph)
 	}
 	return slicedParam(v)
+}
+
+// boxedParam returns the parameter that fn stores into the box v, a phi
+// of boxes taken from a pool and new ones (ptr = spare.Get().(*T) or
+// new(T); *ptr = item), or nil.
+func boxedParam(fn *ssa.Function, v ssa.Value) *ssa.Parameter {
+	ph, ok := v.(*ssa.Phi)
+	if !ok {
+		return nil
+	}
+	for _, e := range ph.Edges {
+		switch x := e.(type) {
+		case *ssa.Alloc:
+			if !x.Heap {
+				return nil
+			}
+		case *ssa.TypeAssert:
+		default:
+			return nil
+		}
+	}
+	var prm *ssa.Parameter
+	for _, r := range *ph.Referrers() {
+		st, ok := r.(*ssa.Store)
+		if !ok || st.Addr != ph {
+			continue
+		}
+		q, ok := st.Val.(*ssa.Parameter)
+		if !ok || isReceiver(q) || prm != nil && prm != q {
+			return nil
+		}
+		prm = q
+	}
+	return prm
 }
 
 // replacedParam returns the parameter that the phi v merges with fresh

@@ -859,6 +859,12 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 	}
 	for i := range puts {
 		p := &puts[i]
+		if p.prim == nil && !p.resets && !p.field && truncatedArg(fn, p.arg) {
+			c.report(checkNoReset, p.instr.Pos(), nil,
+				"%s goes back to the pool truncated but with its elements not cleared: past the new length they still point to the previous user's data, which stays alive while the slice waits in the pool; clear them before truncating (clear(s))",
+				c.objName(p))
+			return
+		}
 		if p.prim == nil || p.prim.kind == kindByte || c.poolResets(p.prim, p.args) {
 			continue
 		}
@@ -2000,4 +2006,66 @@ func (c *checker) resetOf(ci ssa.CallInstruction, al map[ssa.Value]bool, objT ty
 		return nil
 	}
 	return g
+}
+
+// truncatedArg reports whether arg, given to a Put wrapper of a typed pool
+// that takes slices as they are, is s[:0] of a slice whose elements refer
+// to other memory, with no clear(s) or loop over its elements in fn
+// (prometheus/prometheus#13712: seriesPool.Put(b[:0]) of []*memSeries).
+func truncatedArg(fn *ssa.Function, arg ssa.Value) bool {
+	sl, ok := arg.(*ssa.Slice)
+	if !ok || sl.Low != nil || sl.Max != nil || sl.High == nil || !isZeroConst(sl.High) {
+		return false
+	}
+	st, ok := sl.X.Type().Underlying().(*types.Slice)
+	if !ok || !refersOut(st.Elem()) && !holdsSlice(st.Elem()) {
+		return false
+	}
+	base := sl.X
+	if ld, ok := base.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		return false // a field or variable: other functions may clear it
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Call:
+				if isBuiltin(&x.Call, "clear") && len(x.Call.Args) == 1 && unslice(x.Call.Args[0]) == base {
+					return false
+				}
+			case *ssa.Store:
+				// b[i] = nil, b[i].f = empty: cleared in a loop.
+				a := x.Addr
+				for {
+					fa, ok := a.(*ssa.FieldAddr)
+					if !ok {
+						break
+					}
+					a = fa.X
+				}
+				if ia, ok := a.(*ssa.IndexAddr); ok && unslice(ia.X) == base && inLoop(x.Block()) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// holdsSlice reports whether a value of type t holds a slice, which an
+// element of a truncated slice keeps alive with all it points to (an
+// exemplar's label set).
+func holdsSlice(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return true
+	case *types.Array:
+		return holdsSlice(u.Elem())
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if holdsSlice(u.Field(i).Type()) {
+				return true
+			}
+		}
+	}
+	return false
 }
