@@ -74,6 +74,18 @@ func (c *checker) aliasesOf(fn *ssa.Function, key objKey, may bool) map[ssa.Valu
 	for len(work) > 0 {
 		v := work[len(work)-1]
 		work = work[:len(work)-1]
+		// bufp, in := readRequest(): in is a view of bufp (tupleViews).
+		if ex, ok := v.(*ssa.Extract); ok && ex.Index == 0 {
+			if call, ok := ex.Tuple.(*ssa.Call); ok {
+				if ce, ok := c.calleeOf(&call.Call); ok && ce.sum != nil && len(ce.sum.tupleViews) > 0 {
+					for _, r := range *call.Referrers() {
+						if sib, ok := r.(*ssa.Extract); ok && ce.sum.tupleViews[sib.Index] {
+							add(sib)
+						}
+					}
+				}
+			}
+		}
 		refs := v.Referrers()
 		if refs == nil {
 			continue

@@ -18,11 +18,17 @@ type handOff struct {
 	store  bool      // a store into long-lived memory, which a later call may clear
 	global bool      // that memory is a package-level variable's
 	send   token.Pos // for a select, the arrow of the case that sends the object
+	// keptAt: for a call whose callee keeps the object in a map
+	// (keepsAt), where, in the callee.
+	keptAt token.Pos
 }
 
 // pos returns where the hand-off is in the source: a select's sending case,
 // or the instruction.
 func (h handOff) pos() token.Pos {
+	if h.keptAt.IsValid() {
+		return h.keptAt
+	}
 	if h.send.IsValid() {
 		return h.send
 	}
@@ -53,6 +59,10 @@ func (c *checker) checkHandOffs(fn *ssa.Function, puts []putSite) {
 			continue
 		}
 		for _, h := range hs {
+			if c.putFollows(t, h.instr, p) && h.keptAt.IsValid() {
+				c.reportKept(fn, p, h, "at line %d after the call")
+				break
+			}
 			if c.putFollows(t, h.instr, p) {
 				c.report(checkUseAfterPut, p.instr.Pos(), nil,
 					"%s is put back into the pool while %s at line %d%s may still use it: nothing (a WaitGroup, a channel receive, a lock) orders that use before the Put, so the next Get can hand the object to another user mid-use",
@@ -140,6 +150,10 @@ func (c *checker) checkDeferredHandOffs(fn *ssa.Function, t *tracker, p *putSite
 			}
 			return next
 		})
+		if found && h.keptAt.IsValid() {
+			c.reportKept(fn, p, h, "with the deferred Put at line %d when it returns")
+			return
+		}
 		if found {
 			c.report(checkUseAfterPut, h.pos(), nil,
 				"%s is handed to %s here, but the deferred Put at line %d gives it back to the pool when the function returns without waiting for that user: the next Get can hand the object to another user mid-use",
@@ -147,6 +161,15 @@ func (c *checker) checkDeferredHandOffs(fn *ssa.Function, t *tracker, p *putSite
 			return
 		}
 	}
+}
+
+// reportKept reports, where a callee keeps it in a map, memory of the
+// object of p that fn passed to the call h and puts back afterwards (when
+// says how: "at line %d after the call").
+func (c *checker) reportKept(fn *ssa.Function, p *putSite, h handOff, when string) {
+	c.report(checkUseAfterPut, h.keptAt, nil,
+		"this map keeps memory of %s, a pooled object that %s passes at line %d and gives back to the pool "+when+": the next Get hands that memory to another user while the map still holds it; keep a copy (bytes.Clone)",
+		c.objName(p), displayName(fn), c.line(h.instr.Pos()), c.line(p.instr.Pos()))
 }
 
 // precedes reports whether a runs before b on every path: a's block
@@ -332,6 +355,10 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 				if h, ok := c.callHandsOff(&x.Call, alias, holds); ok {
 					h.instr = x
 					out = append(out, h)
+					continue
+				}
+				if pos := c.keptByCallee(&x.Call, alias); pos.IsValid() {
+					out = append(out, handOff{instr: x, what: "the map a callee keeps it in", to: "a map", store: true, keptAt: pos})
 					continue
 				}
 				// A method that keeps its argument in memory its receiver

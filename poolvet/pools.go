@@ -270,10 +270,18 @@ type summary struct {
 	// views holds the field paths of the receiver whose memory result 0
 	// shares (recordViews). In-package only.
 	views map[string]bool
+	// keepsAt holds, by parameter, where the function keeps that slice
+	// parameter in a map it did not make (recordKeepsAt). In-package
+	// only.
+	keepsAt map[int]token.Pos
+	// tupleViews holds the results (after the first) that share memory
+	// with result 0 on every return that gives a non-nil result 0
+	// (return bufp, (*bufp)[:n], nil). In-package only.
+	tupleViews map[int]bool
 }
 
 func (s *summary) empty() bool {
-	return s == nil || s.cached == "" && len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets && !s.aliases && len(s.handsOff) == 0 && len(s.keeps) == 0 && len(s.retainsIn) == 0 && len(s.fieldPuts) == 0 && len(s.cleanup) == 0 && len(s.putsInto) == 0 && len(s.storesAt) == 0 && len(s.views) == 0
+	return s == nil || s.cached == "" && len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets && !s.aliases && len(s.handsOff) == 0 && len(s.keeps) == 0 && len(s.retainsIn) == 0 && len(s.fieldPuts) == 0 && len(s.cleanup) == 0 && len(s.putsInto) == 0 && len(s.storesAt) == 0 && len(s.views) == 0 && len(s.keepsAt) == 0 && len(s.tupleViews) == 0
 }
 
 func (s *summary) equal(t *summary) bool {
@@ -284,7 +292,7 @@ func (s *summary) equal(t *summary) bool {
 		len(s.putParams) != len(t.putParams) || len(s.putFree) != len(t.putFree) || len(s.handsOff) != len(t.handsOff) {
 		return false
 	}
-	if !sameSet(s.handsOff, t.handsOff) || !sameSet(s.onSuccess, t.onSuccess) || !sameSet(s.keeps, t.keeps) || !sameSet(s.retainsIn, t.retainsIn) || !sameFieldPuts(s.fieldPuts, t.fieldPuts) || !sameFieldPuts(s.sureFieldPuts, t.sureFieldPuts) || !maps.Equal(s.cleanup, t.cleanup) || !sameSet(s.putsInto, t.putsInto) || !sameStoresAt(s.storesAt, t.storesAt) || !sameSet(s.views, t.views) {
+	if !sameSet(s.handsOff, t.handsOff) || !sameSet(s.onSuccess, t.onSuccess) || !sameSet(s.keeps, t.keeps) || !sameSet(s.retainsIn, t.retainsIn) || !sameFieldPuts(s.fieldPuts, t.fieldPuts) || !sameFieldPuts(s.sureFieldPuts, t.sureFieldPuts) || !maps.Equal(s.cleanup, t.cleanup) || !sameSet(s.putsInto, t.putsInto) || !sameStoresAt(s.storesAt, t.storesAt) || !sameSet(s.views, t.views) || !maps.Equal(s.keepsAt, t.keepsAt) || !sameSet(s.tupleViews, t.tupleViews) {
 		return false
 	}
 	for k, v := range s.putParams {
@@ -1367,6 +1375,8 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 	c.recordPutsInto(s, fn, puts)
 	c.recordStoresAt(s, fn)
 	c.recordViews(s, fn)
+	c.recordKeepsAt(s, fn)
+	s.tupleViews = c.tupleViews(fn)
 	outcome := branchesOnOutcomes(fn)
 	for _, p := range puts {
 		if p.cond && !p.outcome {

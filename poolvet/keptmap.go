@@ -1,0 +1,131 @@
+package poolvet
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Slices kept in a map by a callee: a handler given a slice of a pooled
+// request buffer stores it in a long-lived map (entry.Extended[name] =
+// data) and returns; its caller puts the buffer back, and the next request
+// read into it rewrites what the map holds (seaweedfs/seaweedfs#9278,
+// through go-fuse's RawFileSystem interface).
+
+// recordKeepsAt notes in s the slice parameters (not the receiver) that fn
+// stores, or an alias of, as a value or key of a map it did not make, or
+// passes to a function that does, with where that store is.
+func (c *checker) recordKeepsAt(s *summary, fn *ssa.Function) {
+	for i, prm := range fn.Params {
+		if isReceiver(prm) {
+			continue
+		}
+		if _, ok := prm.Type().Underlying().(*types.Slice); !ok {
+			continue
+		}
+		if pos := c.keptInMap(fn, prm); pos.IsValid() {
+			if s.keepsAt == nil {
+				s.keepsAt = map[int]token.Pos{}
+			}
+			s.keepsAt[i] = pos
+		}
+	}
+}
+
+// keptInMap returns where fn keeps prm, or an alias of it, in a map that
+// fn did not make, directly or through a callee's keepsAt; or NoPos.
+func (c *checker) keptInMap(fn *ssa.Function, prm *ssa.Parameter) token.Pos {
+	al := c.aliasesOf(fn, objKey{prm, false}, false)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.MapUpdate:
+				if !al[x.Value] && !al[x.Key] {
+					continue
+				}
+				if _, fresh := x.Map.(*ssa.MakeMap); fresh || deletesFrom(fn, x.Map) {
+					continue
+				}
+				return x.Pos()
+			case ssa.CallInstruction:
+				if pos := c.keptByCallee(x.Common(), func(v ssa.Value) bool { return al[v] }); pos.IsValid() {
+					return pos
+				}
+			}
+		}
+	}
+	return token.NoPos
+}
+
+// keptByCallee returns where the callee of com keeps in a map one of its
+// arguments that alias reports as an alias of the object (keepsAt), or
+// NoPos. An interface call counts when one of the package's implementations
+// keeps it.
+func (c *checker) keptByCallee(com *ssa.CallCommon, alias func(ssa.Value) bool) token.Pos {
+	if com.IsInvoke() {
+		n, ok := types.Unalias(com.Value.Type()).(*types.Named)
+		if !ok || n.Obj().Pkg() != c.pass.Pkg {
+			return token.NoPos
+		}
+		for _, impl := range c.implsOf(n, com.Method.Name()) {
+			s := c.sums[impl]
+			if s == nil {
+				continue
+			}
+			for i, a := range com.Args {
+				// The method's parameters count its receiver first.
+				if pos, ok := s.keepsAt[i+1]; ok && alias(a) {
+					return pos
+				}
+			}
+		}
+		return token.NoPos
+	}
+	ce, ok := c.calleeOf(com)
+	if !ok || ce.sum == nil || len(ce.sum.keepsAt) == 0 {
+		return token.NoPos
+	}
+	for i, a := range callArgs(com) {
+		if pos, ok := ce.sum.keepsAt[i]; ok && alias(a) {
+			return pos
+		}
+	}
+	return token.NoPos
+}
+
+// tupleViews returns the results of fn, after the first, that share memory
+// with result 0 on every return where result 0 is not nil: a read helper
+// that returns the pooled buffer and the slice of it that holds the
+// request (go-fuse's readRequest).
+func (c *checker) tupleViews(fn *ssa.Function) map[int]bool {
+	res := fn.Signature.Results()
+	if res.Len() < 2 || !pointerLike(res.At(0).Type()) {
+		return nil
+	}
+	var out map[int]bool
+	for k := 1; k < res.Len(); k++ {
+		if !sharesBacking(res.At(k).Type()) {
+			continue
+		}
+		all, any := true, false
+		for _, b := range fn.Blocks {
+			ret, ok := lastInstr(b).(*ssa.Return)
+			if !ok || len(ret.Results) != res.Len() || isNil(ret.Results[0]) {
+				continue
+			}
+			if c.aliasesOf(fn, objKey{ret.Results[0], false}, false)[ret.Results[k]] {
+				any = true
+			} else {
+				all = false
+			}
+		}
+		if all && any {
+			if out == nil {
+				out = map[int]bool{}
+			}
+			out[k] = true
+		}
+	}
+	return out
+}

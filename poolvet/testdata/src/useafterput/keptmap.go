@@ -1,0 +1,96 @@
+package useafterput
+
+import (
+	"bytes"
+	"io"
+	"sync"
+)
+
+// A handler that keeps, in a long-lived map, a slice of the pooled request
+// buffer its caller puts back when it returns (seaweedfs/seaweedfs#9278
+// through go-fuse's RawFileSystem interface).
+
+var reqBufPool = sync.Pool{New: func() any { b := make([]byte, 4096); return &b }}
+
+// readReq returns the pooled buffer and the request read into it.
+func readReq(r io.Reader) (*[]byte, []byte, error) {
+	bufp := reqBufPool.Get().(*[]byte)
+	n, err := r.Read(*bufp)
+	if err != nil {
+		reqBufPool.Put(bufp)
+		return nil, nil, err
+	}
+	return bufp, (*bufp)[:n], nil
+}
+
+type attrFS interface {
+	setAttr(node uint64, name string, value []byte)
+}
+
+type attrEntry struct{ attrs map[string][]byte }
+
+type attrStore struct {
+	mu      sync.Mutex
+	entries map[uint64]*attrEntry
+}
+
+func (s *attrStore) entry(node uint64) *attrEntry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.entries[node]
+}
+
+func (s *attrStore) setAttr(node uint64, name string, value []byte) {
+	e := s.entry(node)
+	if e.attrs == nil {
+		e.attrs = map[string][]byte{}
+	}
+	e.attrs[name] = value // want `useafterput`
+}
+
+type copyingStore struct{ attrs map[string][]byte }
+
+func (s *copyingStore) setAttr(node uint64, name string, value []byte) {
+	s.attrs[name] = bytes.Clone(value)
+}
+
+// scratchStore keeps the value only in a map of its own call.
+type scratchStore struct{ n int }
+
+func (s *scratchStore) setAttr(node uint64, name string, value []byte) {
+	m := map[string][]byte{name: nil}
+	m[name] = value
+	s.n += len(m)
+}
+
+func serveAttr(fs attrFS, r io.Reader) error {
+	bufp, in, err := readReq(r)
+	if err != nil {
+		return err
+	}
+	defer reqBufPool.Put(bufp)
+	if len(in) < 2 {
+		return nil
+	}
+	fs.setAttr(uint64(in[0]), string(in[1:2]), in[2:])
+	return nil
+}
+
+// cachedValues keeps what it is given.
+type cachedValues struct{ m map[string][]byte }
+
+func (c *cachedValues) remember(name string, value []byte) { c.m[name] = value } // want `useafterput`
+
+func cacheThenPut(c *cachedValues, r io.Reader) {
+	bufp, in, err := readReq(r)
+	if err != nil {
+		return
+	}
+	c.remember("last", in)
+	reqBufPool.Put(bufp)
+}
+
+// rememberOwn is given memory that is not pooled.
+func rememberOwn(c *cachedValues, value string) {
+	c.remember("own", []byte(value))
+}
