@@ -110,9 +110,13 @@ func NewExtentHandler(sw *StreamWriter, offset int) *ExtentHandler {
 }
 
 func (eh *ExtentHandler) getStatus() int32 { return atomic.LoadInt32(&eh.status) }
-func (eh *ExtentHandler) setClosed()       { atomic.CompareAndSwapInt32(&eh.status, ExtentStatusOpen, ExtentStatusClosed) }
-func (eh *ExtentHandler) setRecovery()     { atomic.CompareAndSwapInt32(&eh.status, ExtentStatusClosed, ExtentStatusRecovery) }
-func (eh *ExtentHandler) setError()        { atomic.StoreInt32(&eh.status, ExtentStatusError) }
+func (eh *ExtentHandler) setClosed() {
+	atomic.CompareAndSwapInt32(&eh.status, ExtentStatusOpen, ExtentStatusClosed)
+}
+func (eh *ExtentHandler) setRecovery() {
+	atomic.CompareAndSwapInt32(&eh.status, ExtentStatusClosed, ExtentStatusRecovery)
+}
+func (eh *ExtentHandler) setError() { atomic.StoreInt32(&eh.status, ExtentStatusError) }
 
 func (eh *ExtentHandler) pushToRequest(p *Packet) {
 	atomic.AddInt32(&eh.inflight, 1)
