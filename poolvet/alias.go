@@ -142,6 +142,11 @@ func (c *checker) aliasesOf(fn *ssa.Function, key objKey, may bool) map[ssa.Valu
 						add(load)
 					}
 				}
+				if ce, ok := c.calleeOf(&x.Call); ok && ce.sum != nil && ce.sum.grows > 0 {
+					if args := callArgs(&x.Call); ce.sum.grows < len(args) && args[ce.sum.grows] == v {
+						add(x) // decode(rec, dst[:0]) returns dst grown
+					}
+				}
 				if c.aliasingCall(&x.Call, v) && !c.releasedHolder(fn, &x.Call, v) || keepsArg(&x.Call, v) || c.keptBy(&x.Call, v) || unsafeView(&x.Call) ||
 					appendsHeld(&x.Call, v) || appendedSlice(x) == v && !c.inPackage(&x.Call) {
 					add(x)

@@ -13,7 +13,7 @@ import (
 // read into it rewrites what the map holds (seaweedfs/seaweedfs#9278,
 // through go-fuse's RawFileSystem interface).
 
-// recordKeepsAt notes in s the slice parameters (not the receiver) that fn
+// recordKeepsAt notes in s the []byte parameters (not the receiver) that fn
 // stores, or an alias of, as a value or key of a map it did not make, or
 // passes to a function that does, with where that store is.
 func (c *checker) recordKeepsAt(s *summary, fn *ssa.Function) {
@@ -21,7 +21,9 @@ func (c *checker) recordKeepsAt(s *summary, fn *ssa.Function) {
 		if isReceiver(prm) {
 			continue
 		}
-		if _, ok := prm.Type().Underlying().(*types.Slice); !ok {
+		// Bytes only: the elements of other slices (a decoded series'
+		// labels) are memory of their own, not the pooled buffer's.
+		if !isByteSlice(prm.Type()) {
 			continue
 		}
 		if pos := c.keptInMap(fn, prm); pos.IsValid() {

@@ -278,10 +278,14 @@ type summary struct {
 	// with result 0 on every return that gives a non-nil result 0
 	// (return bufp, (*bufp)[:n], nil). In-package only.
 	tupleViews map[int]bool
+	// grows is the parameter after the first that result 0 is, grown
+	// by appends (decode(rec, dst[:0]) returning dst), or 0 for none.
+	// In-package only.
+	grows int
 }
 
 func (s *summary) empty() bool {
-	return s == nil || s.cached == "" && len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets && !s.aliases && len(s.handsOff) == 0 && len(s.keeps) == 0 && len(s.retainsIn) == 0 && len(s.fieldPuts) == 0 && len(s.cleanup) == 0 && len(s.putsInto) == 0 && len(s.storesAt) == 0 && len(s.views) == 0 && len(s.keepsAt) == 0 && len(s.tupleViews) == 0
+	return s == nil || s.cached == "" && len(s.putParams) == 0 && len(s.putFree) == 0 && !s.gets && !s.aliases && len(s.handsOff) == 0 && len(s.keeps) == 0 && len(s.retainsIn) == 0 && len(s.fieldPuts) == 0 && len(s.cleanup) == 0 && len(s.putsInto) == 0 && len(s.storesAt) == 0 && len(s.views) == 0 && len(s.keepsAt) == 0 && len(s.tupleViews) == 0 && s.grows == 0
 }
 
 func (s *summary) equal(t *summary) bool {
@@ -292,7 +296,7 @@ func (s *summary) equal(t *summary) bool {
 		len(s.putParams) != len(t.putParams) || len(s.putFree) != len(t.putFree) || len(s.handsOff) != len(t.handsOff) {
 		return false
 	}
-	if !sameSet(s.handsOff, t.handsOff) || !sameSet(s.onSuccess, t.onSuccess) || !sameSet(s.keeps, t.keeps) || !sameSet(s.retainsIn, t.retainsIn) || !sameFieldPuts(s.fieldPuts, t.fieldPuts) || !sameFieldPuts(s.sureFieldPuts, t.sureFieldPuts) || !maps.Equal(s.cleanup, t.cleanup) || !sameSet(s.putsInto, t.putsInto) || !sameStoresAt(s.storesAt, t.storesAt) || !sameSet(s.views, t.views) || !maps.Equal(s.keepsAt, t.keepsAt) || !sameSet(s.tupleViews, t.tupleViews) {
+	if !sameSet(s.handsOff, t.handsOff) || !sameSet(s.onSuccess, t.onSuccess) || !sameSet(s.keeps, t.keeps) || !sameSet(s.retainsIn, t.retainsIn) || !sameFieldPuts(s.fieldPuts, t.fieldPuts) || !sameFieldPuts(s.sureFieldPuts, t.sureFieldPuts) || !maps.Equal(s.cleanup, t.cleanup) || !sameSet(s.putsInto, t.putsInto) || !sameStoresAt(s.storesAt, t.storesAt) || !sameSet(s.views, t.views) || !maps.Equal(s.keepsAt, t.keepsAt) || !sameSet(s.tupleViews, t.tupleViews) || s.grows != t.grows {
 		return false
 	}
 	for k, v := range s.putParams {
@@ -1377,6 +1381,7 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 	c.recordViews(s, fn)
 	c.recordKeepsAt(s, fn)
 	s.tupleViews = c.tupleViews(fn)
+	s.grows = grownParam(fn)
 	outcome := branchesOnOutcomes(fn)
 	for _, p := range puts {
 		if p.cond && !p.outcome {
@@ -1693,6 +1698,37 @@ func appendsViews(v ssa.Value, al map[ssa.Value]bool, seen map[ssa.Value]bool) b
 		}
 	}
 	return false
+}
+
+// grownParam returns the index of the slice parameter, after the first,
+// that every return of fn gives back as result 0 grown by appends
+// (decodeSeries(rec, dst) appending to dst), or 0.
+func grownParam(fn *ssa.Function) int {
+	if fn.Signature.Results().Len() == 0 {
+		return 0
+	}
+	rt := fn.Signature.Results().At(0).Type()
+	if _, ok := rt.Underlying().(*types.Slice); !ok {
+		return 0
+	}
+	for i := 1; i < len(fn.Params); i++ {
+		if !types.Identical(fn.Params[i].Type(), rt) {
+			continue
+		}
+		all, any := true, false
+		for _, b := range fn.Blocks {
+			if ret, ok := lastInstr(b).(*ssa.Return); ok && len(ret.Results) > 0 {
+				any = true
+				if !appendChain(ret.Results[0], fn.Params[i], map[ssa.Value]bool{}) {
+					all = false
+				}
+			}
+		}
+		if all && any {
+			return i
+		}
+	}
+	return 0
 }
 
 // appendChain reports whether v is p grown by appends, through slicing and

@@ -1227,9 +1227,18 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) (report, filledOn
 		return false, false
 	}
 	sl, ok := pt.Elem().Underlying().(*types.Slice)
-	if !ok || !refersOut(sl.Elem()) {
+	// Elements that hold only slices count when this function fills them
+	// (a decode helper appending series with label sets of their own); a
+	// helper that only truncates may be given elements whose slices the
+	// next user reuses on purpose (cortex's PreallocTimeseries).
+	if !ok {
 		return false, false
 	}
+	slicesOnly := !refersOut(sl.Elem())
+	if slicesOnly && !holdsSlice(sl.Elem()) {
+		return false, false
+	}
+	grown := false // truncated after growing it here
 	al := c.aliasesOf(fn, p.key, true)
 	if ld, ok := p.key.v.(*ssa.UnOp); ok && ld.Op == token.MUL {
 		// Other loads of the field the object was loaded from name it
@@ -1270,9 +1279,10 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) (report, filledOn
 					continue
 				}
 				ld, isLoad := s.X.(*ssa.UnOp)
-				if s.High != nil && isZeroConst(s.High) && isLoad && al[ld.X] {
+				if s.High != nil && isZeroConst(s.High) && (isLoad && al[ld.X] || al[s.X]) {
 					truncated = true
-					if x.Block() == p.instr.Block() {
+					grown = grown || !isLoad
+					if x.Block().Dominates(p.instr.Block()) {
 						truncAt = x
 					}
 				}
@@ -1282,8 +1292,8 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) (report, filledOn
 					if s, ok := v.(*ssa.Slice); ok {
 						v = s.X
 					}
-					if ld, ok := v.(*ssa.UnOp); ok && al[ld.X] {
-						cleared = true
+					if ld, ok := v.(*ssa.UnOp); ok && al[ld.X] || al[v] {
+						cleared = true // clear(*p), or clear(s) of what it was grown into
 					}
 				}
 			}
@@ -1307,7 +1317,7 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) (report, filledOn
 		// point to this user's data (anacrolix/torrent c8299bf0).
 		return true, true
 	}
-	if !truncated {
+	if !truncated || slicesOnly && !grown && !filled {
 		return false, false
 	}
 	// Calls before the truncation (the object's use) do not matter.
