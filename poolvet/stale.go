@@ -914,7 +914,7 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 				// users build from views of their input (rostam#106);
 				// strings inside other elements do not (a []Series
 				// whose label slices the object reuses on purpose).
-				if e := sliceElem(tr); !refersOut(e) && (e == nil || !isString(e) && !isStruct(e) || !c.appendsCallerValues(ref)) {
+				if e := sliceElem(tr); !refersOut(e) && (e == nil || !isString(e) && !isStruct(e) && !isByteSlice(e) || !c.appendsCallerValues(ref)) {
 					continue
 				}
 				if last := c.lastCallOn(fn, p.key, p.instr, t.at); last != "" && !isResetName(last) {
@@ -946,12 +946,60 @@ func (c *checker) appendsCallerValues(ref fieldRef) bool {
 			return
 		}
 		for _, a := range st.Val.(*ssa.Call).Call.Args[1:] {
-			if fromCaller(a) || builtFromCallerViews(a) {
+			if fromCaller(a) || builtFromCallerViews(a) || loadedFromCaller(a) {
 				found = true
 			}
 		}
 	})
 	return found
+}
+
+// loadedFromCaller reports whether v is append's variadic array holding
+// values loaded from memory a parameter (not the receiver) reaches:
+// batch.Ids = append(batch.Ids, req.Ids[i]) keeps the caller's id slices
+// (grafana/tempo#5568).
+func loadedFromCaller(v ssa.Value) bool {
+	sl, ok := v.(*ssa.Slice)
+	if !ok {
+		return false
+	}
+	arr, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	for _, st := range fieldStores(arr) {
+		x := st.Val
+		for i := 0; i < 8; i++ {
+			switch y := x.(type) {
+			case *ssa.UnOp:
+				if y.Op != token.MUL {
+					return false
+				}
+				x = y.X
+				continue
+			case *ssa.IndexAddr:
+				x = y.X
+				continue
+			case *ssa.FieldAddr:
+				x = y.X
+				continue
+			case *ssa.Index:
+				x = y.X
+				continue
+			case *ssa.Field:
+				x = y.X
+				continue
+			case *ssa.Slice:
+				x = y.X
+				continue
+			}
+			break
+		}
+		if x != st.Val && fromCaller(x) {
+			return true
+		}
+	}
+	return false
 }
 
 // isStruct reports whether t is a struct type.
