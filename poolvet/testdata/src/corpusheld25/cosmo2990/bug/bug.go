@@ -67,7 +67,7 @@ func (e *Exporter[T]) putBatchBuffer(buffer []T) {
 	if cap(buffer) > e.settings.BatchSize {
 		return
 	}
-	// Shrink to zero length; the capacity is what we want to keep.
+	// Shrink to zero length; the capacity is what gets reused.
 	buffer = buffer[:0]
 	e.batchBufferPool.Put(&buffer) // want `noreset`
 }
