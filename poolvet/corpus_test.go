@@ -55,6 +55,7 @@ import (
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut22 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut23 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut24 -v
+//	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut25 -v
 
 // strictRecall is the recall that POOLVET_CORPUS_STRICT=1 requires.
 const strictRecall = 0.90
@@ -597,4 +598,14 @@ func TestCorpusHeldOut24(t *testing.T) {
 		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
 	}
 	scoreCorpus(t, "corpusheld24")
+}
+
+// TestCorpusHeldOut25 scores the twenty-fifth held-out part, written on
+// 2026-11-24 (thirteenth session) by three more helpers, the same way, with
+// part 24's sources added to what they had to avoid.
+func TestCorpusHeldOut25(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld25")
 }
