@@ -36,6 +36,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkHandOffs(fn, puts)
 	c.checkGoPuts(fn, puts)
 	c.checkDeferOrder(fn, puts)
+	c.checkDeferredUse(fn, puts)
 	c.checkCloseAgain(fn, puts)
 	c.checkKeptList(fn, puts)
 	c.checkCachedPut(fn, puts)
@@ -2064,8 +2065,8 @@ func (c *checker) guardedBefore(fn *ssa.Function, key objKey, depth int, at ssa.
 				continue
 			}
 			if bi, ok := com.Value.(*ssa.Builtin); ok {
-				if (bi.Name() == "cap" || bi.Name() == "len") && (al[com.Args[0]] || sameLoc(com.Args[0], key.v) || derefLoc(com.Args[0], key.v)) && compared(ci) &&
-					!fitAndGrow(fn, ci, al) {
+				if (bi.Name() == "cap" || bi.Name() == "len") && (al[com.Args[0]] || sameLoc(com.Args[0], key.v) || derefLoc(com.Args[0], key.v)) &&
+					(compared(ci) || bi.Name() == "cap" && capEqualsBound(ci)) && !fitAndGrow(fn, ci, al) {
 					return true
 				}
 				continue
@@ -2324,6 +2325,31 @@ func comparedWith(ci ssa.CallInstruction, skipSmall bool) bool {
 			if _, builtin := x.Call.Value.(*ssa.Builtin); !builtin && isBool(x.Type()) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// capEqualsBound reports whether the capacity that ci computes is compared
+// for equality with a constant of 64 or more: a Put wrapper that puts only
+// buffers of its exact block size (if cap(buf) != defaultBlockSize {
+// return }, nats-io/nats-server's freeBlkBuffer) bounds what it puts.
+func capEqualsBound(ci ssa.CallInstruction) bool {
+	call, ok := ci.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	for _, ref := range *call.Referrers() {
+		x, ok := ref.(*ssa.BinOp)
+		if !ok || x.Op != token.EQL && x.Op != token.NEQ {
+			continue
+		}
+		other := x.Y
+		if other == ssa.Value(call) {
+			other = x.X
+		}
+		if n, ok := constInt(other); ok && n >= 64 {
+			return true
 		}
 	}
 	return false
