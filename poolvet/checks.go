@@ -58,6 +58,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	for _, p := range puts {
 		c.checkNonPointer(p)
 		c.checkUnbounded(fn, p)
+		c.checkFieldsUnlikeOthers(fn, p)
 		c.checkPutType(fn, p)
 	}
 	for _, g := range gets {

@@ -83,7 +83,9 @@ type checker struct {
 	// appended holds, by struct type of the package, the slice fields that
 	// some function appends to in place, and one such function's name;
 	// built on first use.
-	appended  map[*types.TypeName]map[int]string
+	appended map[*types.TypeName]map[int]string
+	// grown: grownFields, the fields appended to, with no exclusion.
+	grown     map[*types.TypeName]map[int]string
 	sticky    map[*types.TypeName]map[int]string      // stickyErrors, built on first use
 	callSites map[*ssa.Function][]ssa.CallInstruction // callSitesOf, built on first use
 

@@ -1282,7 +1282,7 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) (report, filledOn
 	if !ok {
 		return false, false
 	}
-	slicesOnly := !refersOut(sl.Elem())
+	slicesOnly := !refersOut(sl.Elem()) && !c.instRefersOut(fn, sl.Elem())
 	if slicesOnly && !holdsSlice(sl.Elem()) {
 		return false, false
 	}
@@ -2107,6 +2107,29 @@ func truncatedArg(fn *ssa.Function, arg ssa.Value) bool {
 		}
 	}
 	return true
+}
+
+// instRefersOut reports whether t is a type parameter of the generic type
+// whose method fn is, and the package instantiates that type with a type
+// argument that refers out (Exporter[*UsageInfo] for a pool of *[]T:
+// wundergraph/cosmo#2990).
+func (c *checker) instRefersOut(fn *ssa.Function, t types.Type) bool {
+	tp, ok := t.(*types.TypeParam)
+	if !ok || fn.Signature.Recv() == nil {
+		return false
+	}
+	n, ok := types.Unalias(derefType(fn.Signature.Recv().Type())).(*types.Named)
+	if !ok {
+		return false
+	}
+	origin := n.Origin()
+	for _, inst := range c.pass.TypesInfo.Instances {
+		in, ok := inst.Type.(*types.Named)
+		if ok && in.Origin() == origin && tp.Index() < inst.TypeArgs.Len() && refersOut(inst.TypeArgs.At(tp.Index())) {
+			return true
+		}
+	}
+	return false
 }
 
 // holdsSlice reports whether a value of type t holds a slice, which an
