@@ -29,10 +29,12 @@ func (c *checker) checkFieldsUnlikeOthers(fn *ssa.Function, p putSite) {
 		return
 	}
 	al := c.aliasesOf(fn, p.key, true)
-	guarded := c.guardedFields(fn, al, 2)
+	guarded := c.guardedFields(fn, al, derefType(t), 2)
 	var names []string
 	for f := range guarded {
-		names = append(names, st.Field(f).Name())
+		if f < st.NumFields() {
+			names = append(names, st.Field(f).Name())
+		}
 	}
 	if len(names) < 2 {
 		return
@@ -56,10 +58,12 @@ func (c *checker) checkFieldsUnlikeOthers(fn *ssa.Function, p putSite) {
 	}
 }
 
-// guardedFields returns the fields of the object (al: its aliases in fn)
-// whose capacity or length fn, or a function of the package that fn gives
-// the object to (down to depth), compares with a bound.
-func (c *checker) guardedFields(fn *ssa.Function, al map[ssa.Value]bool, depth int) map[int]bool {
+// guardedFields returns the fields of the object of type obj (al: its
+// aliases in fn) whose capacity or length fn, or a function of the package
+// that fn gives the object to (down to depth), compares with a bound.
+// Fields of other structs the aliases reach (a sub-object's) are not the
+// object's.
+func (c *checker) guardedFields(fn *ssa.Function, al map[ssa.Value]bool, obj types.Type, depth int) map[int]bool {
 	out := map[int]bool{}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -71,7 +75,7 @@ func (c *checker) guardedFields(fn *ssa.Function, al map[ssa.Value]bool, depth i
 			if bi, ok := com.Value.(*ssa.Builtin); ok {
 				if (bi.Name() == "cap" || bi.Name() == "len") && len(com.Args) == 1 && compared(ci) {
 					if ld, ok := com.Args[0].(*ssa.UnOp); ok && ld.Op == token.MUL {
-						if fa, ok := ld.X.(*ssa.FieldAddr); ok && al[fa.X] && fa.Field < 64 {
+						if fa, ok := ld.X.(*ssa.FieldAddr); ok && al[fa.X] && fa.Field < 64 && types.Identical(derefType(fa.X.Type()), obj) {
 							out[fa.Field] = true
 						}
 					}
@@ -83,8 +87,8 @@ func (c *checker) guardedFields(fn *ssa.Function, al map[ssa.Value]bool, depth i
 				continue
 			}
 			for i, a := range com.Args {
-				if al[a] && i < len(g.Params) {
-					for f := range c.guardedFields(g, c.aliasesOf(g, objKey{g.Params[i], false}, true), depth-1) {
+				if al[a] && i < len(g.Params) && types.Identical(derefType(g.Params[i].Type()), obj) {
+					for f := range c.guardedFields(g, c.aliasesOf(g, objKey{g.Params[i], false}, true), obj, depth-1) {
 						out[f] = true
 					}
 				}
