@@ -56,6 +56,7 @@ import (
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut23 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut24 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut25 -v
+//	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut26 -v
 
 // strictRecall is the recall that POOLVET_CORPUS_STRICT=1 requires.
 const strictRecall = 0.90
@@ -608,4 +609,15 @@ func TestCorpusHeldOut25(t *testing.T) {
 		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
 	}
 	scoreCorpus(t, "corpusheld25")
+}
+
+// TestCorpusHeldOut26 scores the twenty-sixth held-out part, written on
+// 2026-11-24 (thirteenth session) by three more helpers while the rules
+// from part 25's misses were written, with part 25's sources added to what
+// they had to avoid.
+func TestCorpusHeldOut26(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld26")
 }
