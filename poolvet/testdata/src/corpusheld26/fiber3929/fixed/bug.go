@@ -62,7 +62,7 @@ type Storage interface {
 	SetWithContext(ctx context.Context, key string, val []byte, ttl int) error
 }
 
-// memoryStorage keeps the slice it is given, like fiber's in-memory storage.
+// memoryStorage is a Storage that keeps the slice it is given.
 type memoryStorage struct {
 	mu   sync.Mutex
 	data map[string][]byte
