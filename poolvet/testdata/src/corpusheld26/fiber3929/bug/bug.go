@@ -1,9 +1,9 @@
 // Package bug reproduces the shape of gofiber/fiber#3929 (https://github.com/gofiber/fiber/pull/3929,
 // fixed in commit https://github.com/gofiber/fiber/commit/7996fe24519d45a1b86b51384af1a42c7774bdb7):
 // SaveFileToStorage streamed the uploaded file into a buffer taken from a byte-buffer pool whose
-// release was deferred, then handed buf.Bytes() to Storage.SetWithContext. The in-memory storage keeps
-// the slice it is given, so after the deferred Put the stored value aliased pooled memory that the
-// next request overwrote. The fix hands the storage a private copy of the bytes.
+// release was deferred, then handed buf.Bytes() to Storage.SetWithContext. A Storage implementation
+// may keep the slice it is given, so after the deferred Put the stored value aliased pooled memory that
+// the next request overwrote. The fix hands the storage a private copy of the bytes.
 // Check: useafterput (the view of the pooled buffer is handed to a storage that retains it past the
 // deferred Put; report at the SetWithContext call).
 package bug
