@@ -970,30 +970,27 @@ func loadedFromCaller(v ssa.Value) bool {
 	for _, st := range fieldStores(arr) {
 		x := st.Val
 		for i := 0; i < 8; i++ {
+			var next ssa.Value
 			switch y := x.(type) {
 			case *ssa.UnOp:
-				if y.Op != token.MUL {
-					return false
+				if y.Op == token.MUL {
+					next = y.X
 				}
-				x = y.X
-				continue
 			case *ssa.IndexAddr:
-				x = y.X
-				continue
+				next = y.X
 			case *ssa.FieldAddr:
-				x = y.X
-				continue
+				next = y.X
 			case *ssa.Index:
-				x = y.X
-				continue
+				next = y.X
 			case *ssa.Field:
-				x = y.X
-				continue
+				next = y.X
 			case *ssa.Slice:
-				x = y.X
-				continue
+				next = y.X
 			}
-			break
+			if next == nil {
+				break
+			}
+			x = next
 		}
 		if x != st.Val && fromCaller(x) {
 			return true
