@@ -59,6 +59,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 		c.checkNonPointer(p)
 		c.checkUnbounded(fn, p)
 		c.checkFieldsUnlikeOthers(fn, p)
+		c.checkFieldBoundElsewhere(fn, p)
 		c.checkPutType(fn, p)
 	}
 	for _, g := range gets {

@@ -85,9 +85,11 @@ type checker struct {
 	// built on first use.
 	appended map[*types.TypeName]map[int]string
 	// grown: grownFields, the fields appended to, with no exclusion.
-	grown     map[*types.TypeName]map[int]string
-	sticky    map[*types.TypeName]map[int]string      // stickyErrors, built on first use
-	callSites map[*ssa.Function][]ssa.CallInstruction // callSitesOf, built on first use
+	grown map[*types.TypeName]map[int]string
+	// fieldBounds: fieldBoundsOf, the fields some Put bounds, by type.
+	fieldBounds map[*types.TypeName][]fieldBound
+	sticky      map[*types.TypeName]map[int]string      // stickyErrors, built on first use
+	callSites   map[*ssa.Function][]ssa.CallInstruction // callSitesOf, built on first use
 
 	// growing holds, for struct types of this package, a slice field that
 	// a method appends an unbounded amount to, and that method's name;

@@ -73,7 +73,7 @@ func (c *checker) guardedFields(fn *ssa.Function, al map[ssa.Value]bool, obj typ
 			}
 			com := ci.Common()
 			if bi, ok := com.Value.(*ssa.Builtin); ok {
-				if (bi.Name() == "cap" || bi.Name() == "len") && len(com.Args) == 1 && compared(ci) {
+				if (bi.Name() == "cap" || bi.Name() == "len") && len(com.Args) == 1 && boundCompared(ci) {
 					if ld, ok := com.Args[0].(*ssa.UnOp); ok && ld.Op == token.MUL {
 						if fa, ok := ld.X.(*ssa.FieldAddr); ok && al[fa.X] && fa.Field < 64 && types.Identical(derefType(fa.X.Type()), obj) {
 							out[fa.Field] = true
@@ -118,4 +118,171 @@ func (c *checker) grownFields(tn *types.TypeName) map[int]string {
 		})
 	}
 	return c.grown[tn]
+}
+
+// A fieldBound is a Put of a pooled struct of the package that bounds a
+// field of it (a capacity check before the Put, in its function or a
+// callee given the object).
+type fieldBound struct {
+	field int
+	pos   token.Pos // the Put
+}
+
+// checkFieldBoundElsewhere reports a Put of a pooled struct of the package
+// that leaves unchecked a slice field which another Put of the same type in
+// the package bounds (if cap(dec.deltaScratch) > max { dec.deltaScratch =
+// nil }): the package knows the field grows, and this Put forgot
+// (alex60217101990/qdf#52's generic UnmarshalT).
+func (c *checker) checkFieldBoundElsewhere(fn *ssa.Function, p putSite) {
+	if p.prim != syncPut || p.key.cell || p.cond || p.field {
+		return
+	}
+	arg := p.arg
+	if mi, ok := arg.(*ssa.MakeInterface); ok {
+		arg = mi.X
+	}
+	t := arg.Type()
+	n, ok := types.Unalias(derefType(t)).(*types.Named)
+	st, ok2 := derefStruct(t)
+	if !ok || !ok2 || !isPointer(t) || n.Obj().Pkg() != c.pass.Pkg || st.NumFields() > 64 {
+		return
+	}
+	bounds := c.fieldBoundsOf(n.Origin().Obj())
+	if len(bounds) == 0 {
+		return
+	}
+	mine := c.guardedFields(fn, c.aliasesOf(fn, p.key, true), derefType(t), 2)
+	for _, b := range bounds {
+		if b.pos == p.instr.Pos() || mine[b.field] || b.field >= st.NumFields() {
+			continue
+		}
+		f := st.Field(b.field)
+		if _, ok := f.Type().Underlying().(*types.Slice); !ok || c.dropsField(fn, &p, t, f.Name()) {
+			continue
+		}
+		if !c.growsField(fn, c.aliasesOf(fn, p.key, true), derefType(t), b.field, 3) {
+			continue // a fixed-size use of the object
+		}
+		c.report(checkUnbounded, p.instr.Pos(), nil,
+			"%s (%s) is put into the pool with its field %s unchecked, while the Put at line %d drops or bounds it: one huge %s stays pinned in the pool (golang/go#23199); bound it here too",
+			c.objName(&p), types.TypeString(t, types.RelativeTo(c.pass.Pkg)), f.Name(), c.line(b.pos), f.Name())
+		return
+	}
+}
+
+// fieldBoundsOf returns the fields of the struct type tn that a Put of a
+// pointer to it in the package bounds, each with that Put; built for the
+// package on first use.
+func (c *checker) fieldBoundsOf(tn *types.TypeName) []fieldBound {
+	if c.fieldBounds == nil {
+		c.fieldBounds = map[*types.TypeName][]fieldBound{}
+		for _, fn := range c.funcs {
+			puts, _ := c.sites(fn)
+			for i := range puts {
+				q := &puts[i]
+				if q.prim != syncPut || q.key.cell {
+					continue
+				}
+				arg := q.arg
+				if mi, ok := arg.(*ssa.MakeInterface); ok {
+					arg = mi.X
+				}
+				qn, ok := types.Unalias(derefType(arg.Type())).(*types.Named)
+				if !ok || !isPointer(arg.Type()) || qn.Obj().Pkg() != c.pass.Pkg {
+					continue
+				}
+				if _, ok := derefStruct(arg.Type()); !ok {
+					continue
+				}
+				for f := range c.guardedFields(fn, c.aliasesOf(fn, q.key, true), derefType(arg.Type()), 2) {
+					c.fieldBounds[qn.Origin().Obj()] = append(c.fieldBounds[qn.Origin().Obj()], fieldBound{f, q.instr.Pos()})
+				}
+			}
+		}
+	}
+	return c.fieldBounds[tn]
+}
+
+// growsField reports whether fn, or a function of the package it gives the
+// object to (down to depth), stores into field f of the object (of type
+// obj; al: its aliases in fn) a slice of a size the code does not fix: an
+// append of a variable amount, or a make of a variable length.
+func (c *checker) growsField(fn *ssa.Function, al map[ssa.Value]bool, obj types.Type, f, depth int) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Store:
+				fa, ok := x.Addr.(*ssa.FieldAddr)
+				if !ok || !al[fa.X] || fa.Field != f || !types.Identical(derefType(fa.X.Type()), obj) {
+					continue
+				}
+				switch v := x.Val.(type) {
+				case *ssa.Call:
+					if isBuiltin(&v.Call, "append") && !fixedAppend(v) || appendLike(v) {
+						return true
+					}
+				case *ssa.MakeSlice:
+					if _, ok := v.Len.(*ssa.Const); !ok {
+						return true
+					}
+				}
+			case ssa.CallInstruction:
+				com := x.Common()
+				g := com.StaticCallee()
+				if depth == 0 || g == nil || g.Pkg == nil || g.Pkg.Pkg != c.pass.Pkg || g == fn {
+					continue
+				}
+				for i, a := range com.Args {
+					if al[a] && i < len(g.Params) && types.Identical(derefType(g.Params[i].Type()), obj) &&
+						c.growsField(g, c.aliasesOf(g, objKey{g.Params[i], false}, true), obj, f, depth-1) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// boundCompared reports whether the size that ci computes is compared
+// (<, >, <=, >=) with a bound: a constant above 1, or a value loaded from
+// a package-level variable or a field, not a size the caller asks for
+// (if cap(d.scratch) < n { grow } is a fit test).
+func boundCompared(ci ssa.CallInstruction) bool {
+	call, ok := ci.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	for _, ref := range *call.Referrers() {
+		x, ok := ref.(*ssa.BinOp)
+		if !ok {
+			continue
+		}
+		switch x.Op {
+		case token.LSS, token.GTR, token.LEQ, token.GEQ:
+		default:
+			continue
+		}
+		other := x.Y
+		if other == ssa.Value(call) {
+			other = x.X
+		}
+		if cv, ok := other.(*ssa.Convert); ok {
+			other = cv.X
+		}
+		if n, ok := constInt(other); ok && n > 1 {
+			return true
+		}
+		if ld, ok := other.(*ssa.UnOp); ok && ld.Op == token.MUL {
+			switch a := ld.X.(type) {
+			case *ssa.Global:
+				return true
+			case *ssa.FieldAddr:
+				if !fromCaller(a.X) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
