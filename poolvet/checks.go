@@ -8,6 +8,7 @@ import (
 	"go/format"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -2337,24 +2338,34 @@ func comparedWith(ci ssa.CallInstruction, skipSmall bool) bool {
 // buffers of its exact block size (if cap(buf) != defaultBlockSize {
 // return }, nats-io/nats-server's freeBlkBuffer) bounds what it puts.
 func capEqualsBound(ci ssa.CallInstruction) bool {
-	call, ok := ci.(*ssa.Call)
-	if !ok {
-		return false
-	}
-	for _, ref := range *call.Referrers() {
-		x, ok := ref.(*ssa.BinOp)
-		if !ok || x.Op != token.EQL && x.Op != token.NEQ {
-			continue
-		}
-		other := x.Y
-		if other == ssa.Value(call) {
-			other = x.X
-		}
+	for _, other := range comparedWithOps(ci, token.EQL, token.NEQ) {
 		if n, ok := constInt(other); ok && n >= 64 {
 			return true
 		}
 	}
 	return false
+}
+
+// comparedWithOps returns what the result of the call ci is compared with
+// by the given operators, the other operand of each comparison.
+func comparedWithOps(ci ssa.CallInstruction, ops ...token.Token) []ssa.Value {
+	call, ok := ci.(*ssa.Call)
+	if !ok || call.Referrers() == nil {
+		return nil
+	}
+	var out []ssa.Value
+	for _, ref := range *call.Referrers() {
+		x, ok := ref.(*ssa.BinOp)
+		if !ok || !slices.Contains(ops, x.Op) {
+			continue
+		}
+		if x.X == ssa.Value(call) {
+			out = append(out, x.Y)
+		} else {
+			out = append(out, x.X)
+		}
+	}
+	return out
 }
 
 // loopIndex reports whether v is a phi, such as the index of

@@ -15,17 +15,11 @@ import (
 // the forgotten field keeps the largest capacity any user grew it to
 // (grafana/mimir#7935: Exemplars only truncated by ClearExemplars).
 func (c *checker) checkFieldsUnlikeOthers(fn *ssa.Function, p putSite) {
-	if p.prim != syncPut || p.key.cell || p.cond || p.field {
+	if p.cond || p.field {
 		return
 	}
-	arg := p.arg
-	if mi, ok := arg.(*ssa.MakeInterface); ok {
-		arg = mi.X
-	}
-	t := arg.Type()
-	n, ok := types.Unalias(derefType(t)).(*types.Named)
-	st, ok2 := derefStruct(t)
-	if !ok || !ok2 || !isPointer(t) || n.Obj().Pkg() != c.pass.Pkg || st.NumFields() > 64 {
+	t, n, st, ok := c.pooledStruct(&p)
+	if !ok {
 		return
 	}
 	al := c.aliasesOf(fn, p.key, true)
@@ -56,6 +50,26 @@ func (c *checker) checkFieldsUnlikeOthers(fn *ssa.Function, p putSite) {
 			c.objName(&p), types.TypeString(t, types.RelativeTo(c.pass.Pkg)), strings.Join(names, ", "), st.Field(f).Name(), grown[f], st.Field(f).Name())
 		return
 	}
+}
+
+// pooledStruct returns the type of what the sync.Pool Put p puts when it
+// is a pointer to a struct of the package with at most 64 fields: the
+// pointer type, its named type and its struct.
+func (c *checker) pooledStruct(p *putSite) (types.Type, *types.Named, *types.Struct, bool) {
+	if p.prim != syncPut || p.key.cell {
+		return nil, nil, nil, false
+	}
+	arg := p.arg
+	if mi, ok := arg.(*ssa.MakeInterface); ok {
+		arg = mi.X
+	}
+	t := arg.Type()
+	n, ok := types.Unalias(derefType(t)).(*types.Named)
+	st, ok2 := derefStruct(t)
+	if !ok || !ok2 || !isPointer(t) || n.Obj().Pkg() != c.pass.Pkg || st.NumFields() > 64 {
+		return nil, nil, nil, false
+	}
+	return t, n, st, true
 }
 
 // guardedFields returns the fields of the object of type obj (al: its
@@ -134,17 +148,11 @@ type fieldBound struct {
 // nil }): the package knows the field grows, and this Put forgot
 // (alex60217101990/qdf#52's generic UnmarshalT).
 func (c *checker) checkFieldBoundElsewhere(fn *ssa.Function, p putSite) {
-	if p.prim != syncPut || p.key.cell || p.cond || p.field {
+	if p.cond || p.field {
 		return
 	}
-	arg := p.arg
-	if mi, ok := arg.(*ssa.MakeInterface); ok {
-		arg = mi.X
-	}
-	t := arg.Type()
-	n, ok := types.Unalias(derefType(t)).(*types.Named)
-	st, ok2 := derefStruct(t)
-	if !ok || !ok2 || !isPointer(t) || n.Obj().Pkg() != c.pass.Pkg || st.NumFields() > 64 {
+	t, n, st, ok := c.pooledStruct(&p)
+	if !ok {
 		return
 	}
 	bounds := c.fieldBoundsOf(n.Origin().Obj())
@@ -180,21 +188,11 @@ func (c *checker) fieldBoundsOf(tn *types.TypeName) []fieldBound {
 			puts, _ := c.sites(fn)
 			for i := range puts {
 				q := &puts[i]
-				if q.prim != syncPut || q.key.cell {
+				t, qn, _, ok := c.pooledStruct(q)
+				if !ok {
 					continue
 				}
-				arg := q.arg
-				if mi, ok := arg.(*ssa.MakeInterface); ok {
-					arg = mi.X
-				}
-				qn, ok := types.Unalias(derefType(arg.Type())).(*types.Named)
-				if !ok || !isPointer(arg.Type()) || qn.Obj().Pkg() != c.pass.Pkg {
-					continue
-				}
-				if _, ok := derefStruct(arg.Type()); !ok {
-					continue
-				}
-				for f := range c.guardedFields(fn, c.aliasesOf(fn, q.key, true), derefType(arg.Type()), 2) {
+				for f := range c.guardedFields(fn, c.aliasesOf(fn, q.key, true), derefType(t), 2) {
 					c.fieldBounds[qn.Origin().Obj()] = append(c.fieldBounds[qn.Origin().Obj()], fieldBound{f, q.instr.Pos()})
 				}
 			}
@@ -249,24 +247,7 @@ func (c *checker) growsField(fn *ssa.Function, al map[ssa.Value]bool, obj types.
 // a package-level variable or a field, not a size the caller asks for
 // (if cap(d.scratch) < n { grow } is a fit test).
 func boundCompared(ci ssa.CallInstruction) bool {
-	call, ok := ci.(*ssa.Call)
-	if !ok {
-		return false
-	}
-	for _, ref := range *call.Referrers() {
-		x, ok := ref.(*ssa.BinOp)
-		if !ok {
-			continue
-		}
-		switch x.Op {
-		case token.LSS, token.GTR, token.LEQ, token.GEQ:
-		default:
-			continue
-		}
-		other := x.Y
-		if other == ssa.Value(call) {
-			other = x.X
-		}
+	for _, other := range comparedWithOps(ci, token.LSS, token.GTR, token.LEQ, token.GEQ) {
 		if cv, ok := other.(*ssa.Convert); ok {
 			other = cv.X
 		}
