@@ -55,6 +55,9 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 		c.checkRetainPut(fn, &puts[i])
 		c.checkForgottenAppend(fn, &puts[i])
 		c.checkSharedElems(&puts[i])
+		if *enabled[checkNoReset] {
+			c.checkResetFailedPut(fn, &puts[i])
+		}
 	}
 	for _, p := range puts {
 		c.checkNonPointer(p)

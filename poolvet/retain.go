@@ -95,6 +95,14 @@ func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 					}
 					out = append(out, attach{resetField, what, false, call.Pos()})
 				}
+				// A gzip.Reader Reset onto a reader over the caller's
+				// bytes holds that whole payload while it waits in the
+				// pool (cockroachdb/replicator#1080: zero it first,
+				// *zr = gzip.Reader{}). A reader over a stream is left
+				// out: what it pins is small once drained.
+				if calleeName(com) == "compress/gzip.Reader.Reset" && len(com.Args) == 2 && c.flowsFrom(com.Args[0], get) && overCallerBytes(com.Args[1]) {
+					out = append(out, attach{resetField, "the reader over the caller's bytes given to Reset", false, call.Pos()})
+				}
 				// A method of the package that stores a parameter into a
 				// field of its receiver (iter.ResetBytes(data): iter.buf =
 				// data, json-iterator/go#387).
@@ -173,6 +181,23 @@ func (c *checker) returnedBy(fn *ssa.Function, v ssa.Value) bool {
 				}
 			}
 		}
+	}
+	return false
+}
+
+// overCallerBytes reports whether v is a reader made over a caller's
+// bytes or string: bytes.NewReader(data), strings.NewReader(s).
+func overCallerBytes(v ssa.Value) bool {
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		v = mi.X
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok || len(call.Call.Args) != 1 {
+		return false
+	}
+	switch calleeName(&call.Call) {
+	case "bytes.NewReader", "strings.NewReader", "bytes.NewBuffer", "bytes.NewBufferString":
+		return fromCaller(call.Call.Args[0])
 	}
 	return false
 }
@@ -359,6 +384,9 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 					}
 					continue
 				}
+				if calleeName(com) == "compress/gzip.Reader.Reset" && len(com.Args) == 2 && overCallerBytes(com.Args[1]) {
+					continue // the attach itself
+				}
 				// Reset(), clear(obj), a reset* helper: assume it clears,
 				// unless it is a function of the package, whose stores
 				// say what it clears (a Reset that forgets a field).
@@ -400,9 +428,13 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 				c.objName(p), a.what, c.shortPos(a.pos))
 			return
 		}
+		fix := "clear the field before the Put"
+		if a.field == resetField {
+			fix = "let go of it before the Put (Reset(nil) for a bufio or compress writer, *zr = gzip.Reader{} for a gzip.Reader)"
+		}
 		c.report(checkNoReset, p.instr.Pos(), nil,
-			"%s goes back to the pool still holding, in %s, what a user was passed or returned (set at %s): while it waits in the pool it keeps that memory alive, and the next user finds it there; clear the field before the Put",
-			c.objName(p), a.what, c.shortPos(a.pos))
+			"%s goes back to the pool still holding, in %s, what a user was passed or returned (set at %s): while it waits in the pool it keeps that memory alive, and the next user finds it there; %s",
+			c.objName(p), a.what, c.shortPos(a.pos), fix)
 		return
 	}
 }
