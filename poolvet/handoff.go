@@ -163,13 +163,14 @@ func (c *checker) checkDeferredHandOffs(fn *ssa.Function, t *tracker, p *putSite
 	}
 }
 
-// reportKept reports, where a callee keeps it in a map, memory of the
-// object of p that fn passed to the call h and puts back afterwards (when
-// says how: "at line %d after the call").
+// reportKept reports the call h of fn that passes memory of the object of
+// p to a callee that keeps it in a map, when fn puts the object back
+// afterwards (when says how: "at line %d after the call"). The report is
+// at the call: the map store is right for the callee's other callers.
 func (c *checker) reportKept(fn *ssa.Function, p *putSite, h handOff, when string) {
-	c.report(checkUseAfterPut, h.keptAt, nil,
-		"this map keeps memory of %s, a pooled object that %s passes at line %d and gives back to the pool "+when+": the next Get hands that memory to another user while the map still holds it; keep a copy (bytes.Clone)",
-		c.objName(p), displayName(fn), c.line(h.instr.Pos()), c.line(p.instr.Pos()))
+	c.report(checkUseAfterPut, h.instr.Pos(), nil,
+		"%s, or memory of it, is passed here to a call that keeps it in a map (%s), and goes back to the pool "+when+": the map then holds memory the next Get hands to another user; keep a copy in the map (bytes.Clone), or take it out before the Put",
+		c.objName(p), c.shortPos(h.keptAt), c.line(p.instr.Pos()))
 }
 
 // precedes reports whether a runs before b on every path: a's block
@@ -357,7 +358,11 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 					out = append(out, h)
 					continue
 				}
-				if pos := c.keptByCallee(&x.Call, alias); pos.IsValid() {
+				// The interface the object was asserted from, loaded
+				// again for the call (WriteChunk(chk.chunk); then
+				// Release(chk.chunk.(*XOR2Chunk)), prometheus#18238).
+				kept := func(v ssa.Value) bool { return alias(v) || reloadOfAsserted(t.key.v, v) }
+				if pos := c.keptByCallee(&x.Call, kept); pos.IsValid() {
 					out = append(out, handOff{instr: x, what: "the map a callee keeps it in", to: "a map", store: true, keptAt: pos})
 					continue
 				}
@@ -402,6 +407,20 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 		}
 	}
 	return out
+}
+
+// reloadOfAsserted reports whether v is a load of the same field as the
+// interface value that key, a type assertion's result, asserts.
+func reloadOfAsserted(key, v ssa.Value) bool {
+	if ex, ok := key.(*ssa.Extract); ok && ex.Index == 0 {
+		key = ex.Tuple
+	}
+	ta, ok := key.(*ssa.TypeAssert)
+	if !ok {
+		return false
+	}
+	_, isLoad := stripConv(ta.X).(*ssa.UnOp)
+	return isLoad && sameLoc(ta.X, v)
 }
 
 // transportSinks are the calls that give a request to net/http's

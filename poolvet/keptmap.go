@@ -21,9 +21,12 @@ func (c *checker) recordKeepsAt(s *summary, fn *ssa.Function) {
 		if isReceiver(prm) {
 			continue
 		}
-		// Bytes only: the elements of other slices (a decoded series'
-		// labels) are memory of their own, not the pooled buffer's.
-		if !isByteSlice(prm.Type()) {
+		// Bytes, pointers and interfaces: the elements of other slices (a
+		// decoded series' labels) are memory of their own, not the pooled
+		// buffer's. A pointer or interface kept is the object itself
+		// (prometheus/prometheus#18238: the chunk mapper keeps the chunk
+		// its caller then releases to the chunk pool).
+		if t := prm.Type(); !isByteSlice(t) && !isPointer(t) && !types.IsInterface(t) {
 			continue
 		}
 		if pos := c.keptInMap(fn, prm); pos.IsValid() {

@@ -45,7 +45,7 @@ func (s *attrStore) setAttr(node uint64, name string, value []byte) {
 	if e.attrs == nil {
 		e.attrs = map[string][]byte{}
 	}
-	e.attrs[name] = value // want `useafterput`
+	e.attrs[name] = value
 }
 
 type copyingStore struct{ attrs map[string][]byte }
@@ -72,25 +72,75 @@ func serveAttr(fs attrFS, r io.Reader) error {
 	if len(in) < 2 {
 		return nil
 	}
-	fs.setAttr(uint64(in[0]), string(in[1:2]), in[2:])
+	fs.setAttr(uint64(in[0]), string(in[1:2]), in[2:]) // want `bufp, or memory of it, is passed here to a call that keeps it in a map \(keptmap.go:48\), and goes back to the pool with the deferred Put at line 71`
 	return nil
 }
 
 // cachedValues keeps what it is given.
 type cachedValues struct{ m map[string][]byte }
 
-func (c *cachedValues) remember(name string, value []byte) { c.m[name] = value } // want `useafterput`
+func (c *cachedValues) remember(name string, value []byte) { c.m[name] = value }
 
 func cacheThenPut(c *cachedValues, r io.Reader) {
 	bufp, in, err := readReq(r)
 	if err != nil {
 		return
 	}
-	c.remember("last", in)
+	c.remember("last", in) // want `useafterput`
 	reqBufPool.Put(bufp)
 }
 
 // rememberOwn is given memory that is not pooled.
 func rememberOwn(c *cachedValues, value string) {
 	c.remember("own", []byte(value))
+}
+
+// A chunk mapper keeps the chunk itself; its caller releases the chunk to
+// the chunk pool after the call (prometheus/prometheus#18238).
+type kmChunk interface{ Bytes() []byte }
+
+type kmXORChunk struct{ b []byte }
+
+func (c *kmXORChunk) Bytes() []byte { return c.b } // want Bytes:`pool:alias`
+
+var kmChunkPool = sync.Pool{New: func() any { return new(kmXORChunk) }}
+
+type kmMapper struct{ buffered map[int]kmChunk }
+
+func (m *kmMapper) write(ref int, c kmChunk) { m.buffered[ref] = c }
+
+type kmMemChunk struct{ chunk kmChunk }
+
+func kmFlush(m *kmMapper, mc *kmMemChunk) {
+	m.write(1, mc.chunk) // want `useafterput`
+	if x, ok := mc.chunk.(*kmXORChunk); ok && cap(x.b) <= 1024 {
+		kmChunkPool.Put(x)
+	}
+}
+
+// The mapper that forgets what it wrote: silent.
+type kmForgetful struct{ buffered map[int]kmChunk }
+
+func (m *kmForgetful) write(ref int, c kmChunk) {
+	m.buffered[ref] = c
+	delete(m.buffered, ref)
+}
+
+func kmFlush2(m *kmForgetful, mc *kmMemChunk) {
+	m.write(1, mc.chunk)
+	if x, ok := mc.chunk.(*kmXORChunk); ok && cap(x.b) <= 1024 {
+		kmChunkPool.Put(x)
+	}
+}
+
+// A copy kept: silent.
+func (m *kmMapper) writeCopy(ref int, c kmChunk) {
+	m.buffered[ref] = &kmXORChunk{b: append([]byte(nil), c.Bytes()...)}
+}
+
+func kmFlush3(m *kmMapper, mc *kmMemChunk) {
+	m.writeCopy(1, mc.chunk)
+	if x, ok := mc.chunk.(*kmXORChunk); ok && cap(x.b) <= 1024 {
+		kmChunkPool.Put(x)
+	}
 }
