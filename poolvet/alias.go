@@ -414,6 +414,8 @@ var keeping = map[string][]int{
 	"io.LimitReader":                 {0},
 	"io.TeeReader":                   {0, 1},
 	"io.NopCloser":                   {0},
+	"io.MultiReader":                 {0}, // the variadic slice of readers
+	"io.MultiWriter":                 {0},
 	"io.NewSectionReader":            {0},
 	"compress/gzip.NewReader":        {0},
 	"compress/gzip.NewWriter":        {0},

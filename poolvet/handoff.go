@@ -398,6 +398,12 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 				if t.key.cell && x.Addr == t.key.v {
 					continue // the object's own variable
 				}
+				// Callers in the package that use the request after the
+				// call are reported there (checkPutInto).
+				if what, ok := callerBody(x.Addr); ok && len(c.callSitesOf(fn)) == 0 {
+					out = append(out, handOff{instr: x, what: what + " (stored in its Body", to: what + ", which is read or sent after this function returns", store: true})
+					continue
+				}
 				loc, global, ok := longLived(x.Addr)
 				if !ok || clearedElsewhere(fn, x, loc, alias) {
 					continue
@@ -738,6 +744,37 @@ func longLived(addr ssa.Value) (loc string, global, ok bool) {
 		}
 	}
 	return "", false, false
+}
+
+// callerBody reports whether addr is the Body field of a net/http request
+// or response a parameter (not a receiver) points to: the caller reads or
+// sends that body after the call, and net/http's transport may read it
+// after RoundTrip returns (hashicorp/aws-sdk-go-base#1502, a logger that
+// puts back a reader over a pooled buffer; VictoriaMetrics#8051, a pooled
+// body wrapper installed on the request a proxy forwards).
+func callerBody(addr ssa.Value) (string, bool) {
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return "", false
+	}
+	prm, ok := fa.X.(*ssa.Parameter)
+	if !ok || isReceiver(prm) {
+		return "", false
+	}
+	st, ok := derefStruct(fa.X.Type())
+	if !ok || fa.Field >= st.NumFields() || st.Field(fa.Field).Name() != "Body" {
+		return "", false
+	}
+	ptr, ok := prm.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return "", false
+	}
+	for _, name := range []string{"Request", "Response"} {
+		if isNamed(ptr.Elem(), "net/http", name) {
+			return "the caller's " + strings.ToLower(name) + " " + prm.Name(), true
+		}
+	}
+	return "", false
 }
 
 // isReceiver reports whether p is the receiver of its method.

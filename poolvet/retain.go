@@ -23,6 +23,7 @@ type attach struct {
 	field int       // the field it is stored in
 	what  string    // for the message: "field Context"
 	ctx   bool      // the value is a context.Context
+	zero  bool      // an attach by gzip.Reader.Reset, let go of only by zeroing the reader
 	pos   token.Pos // where
 }
 
@@ -93,7 +94,7 @@ func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 					if c.gotFromPool(fn, com.Args[1]) {
 						what += " (an object of another pool)"
 					}
-					out = append(out, attach{resetField, what, false, call.Pos()})
+					out = append(out, attach{resetField, what, false, false, call.Pos()})
 				}
 				// A gzip.Reader Reset onto a reader over the caller's
 				// bytes holds that whole payload while it waits in the
@@ -101,7 +102,7 @@ func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 				// *zr = gzip.Reader{}). A reader over a stream is left
 				// out: what it pins is small once drained.
 				if calleeName(com) == "compress/gzip.Reader.Reset" && len(com.Args) == 2 && c.flowsFrom(com.Args[0], get) && overCallerBytes(com.Args[1]) {
-					out = append(out, attach{resetField, "the reader over the caller's bytes given to Reset", false, call.Pos()})
+					out = append(out, attach{resetField, "the reader over the caller's bytes given to Reset", false, true, call.Pos()})
 				}
 				// A method of the package that stores a parameter into a
 				// field of its receiver (iter.ResetBytes(data): iter.buf =
@@ -114,7 +115,7 @@ func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 						for i := range ce.sum.retainsIn {
 							if i < len(args) && fromCaller(args[i]) && hasPointers(args[i].Type()) {
 								if f := storedField(com.StaticCallee(), i); f != nil {
-									out = append(out, attach{f.Field, "field " + fieldName(f) + " (set by " + com.StaticCallee().Name() + ")", false, call.Pos()})
+									out = append(out, attach{f.Field, "field " + fieldName(f) + " (set by " + com.StaticCallee().Name() + ")", false, false, call.Pos()})
 								}
 							}
 						}
@@ -138,7 +139,7 @@ func (c *checker) attachesIn(fn *ssa.Function, get ssa.Value) []attach {
 			if !c.flowsFrom(outer.X, get) {
 				continue
 			}
-			out = append(out, attach{outer.Field, "field " + fieldName(fa), isNamed(x.Val.Type(), "context", "Context"), x.Pos()})
+			out = append(out, attach{outer.Field, "field " + fieldName(fa), isNamed(x.Val.Type(), "context", "Context"), false, x.Pos()})
 		}
 	}
 	return out
@@ -429,8 +430,10 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 			return
 		}
 		fix := "clear the field before the Put"
-		if a.field == resetField {
-			fix = "let go of it before the Put (Reset(nil) for a bufio or compress writer, *zr = gzip.Reader{} for a gzip.Reader)"
+		if a.zero {
+			fix = "zero it before the Put (*zr = gzip.Reader{})"
+		} else if a.field == resetField {
+			fix = "let go of it before the Put (Reset(nil))"
 		}
 		c.report(checkNoReset, p.instr.Pos(), nil,
 			"%s goes back to the pool still holding, in %s, what a user was passed or returned (set at %s): while it waits in the pool it keeps that memory alive, and the next user finds it there; %s",

@@ -14,7 +14,7 @@ var gzrPool = sync.Pool{New: func() any { return new(gzip.Reader) }}
 
 func gunzipPayload(data []byte) ([]byte, error) {
 	zr := gzrPool.Get().(*gzip.Reader)
-	defer gzrPool.Put(zr) // want `zr goes back to the pool still holding, in the reader over the caller's bytes given to Reset.*\*zr = gzip.Reader\{\}`
+	defer gzrPool.Put(zr) // want `zr goes back to the pool still holding, in the reader over the caller's bytes given to Reset.*zero it before the Put \(\*zr = gzip.Reader\{\}\)`
 	if err := zr.Reset(bytes.NewReader(data)); err != nil {
 		return nil, err
 	}
