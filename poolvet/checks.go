@@ -27,6 +27,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	}
 	c.checkPutInto(fn) // the Put is in a callee
 	c.checkElemsUsed(fn)
+	c.checkFieldUsedAfterCallPut(fn)
 	c.checkSendPut(fn) // the Put is in the receiver
 	if len(puts) == 0 && len(gets) == 0 {
 		c.checkViewAfterPut(fn)
