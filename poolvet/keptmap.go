@@ -29,7 +29,11 @@ func (c *checker) recordKeepsAt(s *summary, fn *ssa.Function) {
 		if t := prm.Type(); !isByteSlice(t) && !isPointer(t) && !types.IsInterface(t) {
 			continue
 		}
-		if pos := c.keptInMap(fn, prm); pos.IsValid() {
+		// A pointer counts only when it is kept on every path that
+		// returns: a subscription a delivery path keeps only for
+		// auto-unsubscribe, which its pooling caller turns off
+		// (nats-server's gateway), is not kept.
+		if pos := c.keptInMap(fn, prm, !isByteSlice(prm.Type())); pos.IsValid() {
 			if s.keepsAt == nil {
 				s.keepsAt = map[int]token.Pos{}
 			}
@@ -39,10 +43,14 @@ func (c *checker) recordKeepsAt(s *summary, fn *ssa.Function) {
 }
 
 // keptInMap returns where fn keeps prm, or an alias of it, in a map that
-// fn did not make, directly or through a callee's keepsAt; or NoPos.
-func (c *checker) keptInMap(fn *ssa.Function, prm *ssa.Parameter) token.Pos {
+// fn did not make, directly or through a callee's keepsAt; or NoPos. With
+// sure, only where that happens on every path to a return.
+func (c *checker) keptInMap(fn *ssa.Function, prm *ssa.Parameter, sure bool) token.Pos {
 	al := c.aliasesOf(fn, objKey{prm, false}, false)
 	for _, b := range fn.Blocks {
+		if sure && !onEveryReturn(fn, b) {
+			continue
+		}
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
 			case *ssa.MapUpdate:
@@ -61,6 +69,21 @@ func (c *checker) keptInMap(fn *ssa.Function, prm *ssa.Parameter) token.Pos {
 		}
 	}
 	return token.NoPos
+}
+
+// onEveryReturn reports whether b dominates every block of fn that
+// returns.
+func onEveryReturn(fn *ssa.Function, b *ssa.BasicBlock) bool {
+	any := false
+	for _, r := range fn.Blocks {
+		if _, ok := lastInstr(r).(*ssa.Return); ok {
+			if !b.Dominates(r) {
+				return false
+			}
+			any = true
+		}
+	}
+	return any
 }
 
 // keptByCallee returns where the callee of com keeps in a map one of its

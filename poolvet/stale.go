@@ -865,7 +865,16 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 				c.objName(p))
 			return
 		}
-		if p.prim == nil || p.prim.kind == kindByte || c.poolResets(p.prim, p.args) {
+		prim, args := p.prim, p.args
+		if prim == nil {
+			// defer func() { pool.Put(records) }(): the closure's Put,
+			// unless the closure changes the slice first, which its
+			// own check sees (defer func() { *o = (*o)[:0]; ... }).
+			if g := deferredClosure(p); g != nil && !storesCaptured(g) {
+				prim, args = c.closurePut(p)
+			}
+		}
+		if prim == nil || prim.kind == kindByte || c.poolResets(prim, args) {
 			continue
 		}
 		isObj, _, ok := c.objValues(fn, p)
@@ -873,8 +882,12 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 			continue
 		}
 		if report, filled := c.truncatedElems(fn, p); report && filled {
-			c.report(checkNoReset, p.instr.Pos(), nil,
-				"%s goes back to the pool holding the elements appended to it, not cleared: they still point to this user's data, which stays alive while the object waits in the pool and is seen by the next user that reads past its length; clear them before the Put (clear(s))",
+			at := p.instr.Pos()
+			if inner := c.closurePutAt(p); inner.IsValid() {
+				at = inner
+			}
+			c.report(checkNoReset, at, nil,
+				"%s goes back to the pool holding the elements stored or appended in it, not cleared: they still point to this user's data, which stays alive while the object waits in the pool and is seen by the next user that reads past its length; clear them before the Put (clear(s))",
 				c.objName(p))
 			return
 		} else if report {
@@ -1319,6 +1332,11 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) (report, filledOn
 				if al[x.Addr] && c.fills(x.Val, sl) {
 					filled = true
 				}
+				// (*records)[0] = *r: an element set to a value the
+				// caller passed (open-telemetry/opentelemetry-go#8233).
+				if elemOf(x.Addr) && loadedFromParam(x.Val) {
+					filled = true
+				}
 				s, ok := x.Val.(*ssa.Slice)
 				if !ok || !al[x.Addr] || s.Low != nil || s.Max != nil {
 					continue
@@ -1344,6 +1362,10 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) (report, filledOn
 			}
 		}
 	}
+	// defer func() { clear(*records); pool.Put(records) }()
+	if g := deferredClosure(p); g != nil && clearsCaptured(g) {
+		cleared = true
+	}
 	if zeroedFields != 0 {
 		if st, ok := sl.Elem().Underlying().(*types.Struct); ok && st.NumFields() < 64 {
 			cleared = true
@@ -1368,6 +1390,113 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) (report, filledOn
 	// Calls before the truncation (the object's use) do not matter.
 	last := c.lastCallOn(fn, p.key, p.instr, truncAt)
 	return last == "" || isResetName(last), false
+}
+
+// closurePut returns, for a deferred closure p that puts a variable it
+// captures, the primitive and arguments of the closure's one Put of a
+// pool; nil if it has none or several.
+func (c *checker) closurePut(p *putSite) (*primitive, []ssa.Value) {
+	q := c.closureInnerPut(p)
+	if q == nil {
+		return nil, nil
+	}
+	return q.prim, q.args
+}
+
+// closurePutAt is where closurePut's Put is, or NoPos.
+func (c *checker) closurePutAt(p *putSite) token.Pos {
+	if q := c.closureInnerPut(p); q != nil && p.prim == nil {
+		return q.instr.Pos()
+	}
+	return token.NoPos
+}
+
+// deferredClosure returns the function of the closure that the deferred
+// put p calls, or nil.
+func deferredClosure(p *putSite) *ssa.Function {
+	d, ok := p.instr.(*ssa.Defer)
+	if !ok || !p.key.cell {
+		return nil
+	}
+	mc, ok := d.Call.Value.(*ssa.MakeClosure)
+	if !ok {
+		return nil
+	}
+	g, _ := mc.Fn.(*ssa.Function)
+	return g
+}
+
+// closureInnerPut returns the one Put of a pool in the deferred closure
+// of p, or nil.
+func (c *checker) closureInnerPut(p *putSite) *putSite {
+	g := deferredClosure(p)
+	if g == nil {
+		return nil
+	}
+	puts, _ := c.sites(g)
+	var found *putSite
+	for i := range puts {
+		if puts[i].prim == nil {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = &puts[i]
+	}
+	return found
+}
+
+// clearsCaptured reports whether g calls clear on what a variable it
+// captures holds (clear(*records)).
+func clearsCaptured(g *ssa.Function) bool {
+	for _, b := range g.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || !isClearBuiltin(&call.Call) || len(call.Call.Args) != 1 {
+				continue
+			}
+			v := call.Call.Args[0]
+			for i := 0; i < 4; i++ {
+				switch x := v.(type) {
+				case *ssa.Slice:
+					v = x.X
+				case *ssa.UnOp:
+					v = x.X
+				}
+			}
+			if isFreeVar(v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// storesCaptured reports whether g stores into what a variable it
+// captures points to (*o = (*o)[:0]).
+func storesCaptured(g *ssa.Function) bool {
+	for _, b := range g.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			if ld, ok := st.Addr.(*ssa.UnOp); ok && ld.Op == token.MUL && isFreeVar(ld.X) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// loadedFromParam reports whether v is a parameter (not a receiver), or
+// a value loaded from what one points to (*r).
+func loadedFromParam(v ssa.Value) bool {
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		v = ld.X
+	}
+	return fromCaller(v)
 }
 
 // fills reports whether v, stored into a pooled *[]E, is what an append

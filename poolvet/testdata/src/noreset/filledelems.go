@@ -38,7 +38,7 @@ func (s *swarm) withOpenConns(f func([]*peerConn)) {
 	if cap(sl) > 1024 {
 		return
 	}
-	peerConnSlices.Put(&sl) // want `&sl goes back to the pool holding the elements appended to it, not cleared`
+	peerConnSlices.Put(&sl) // want `&sl goes back to the pool holding the elements stored or appended in it, not cleared`
 }
 
 var connListPool = sync.Pool{New: func() any { return new([]*peerConn) }}
@@ -47,7 +47,7 @@ func countClosed(s *swarm) int {
 	p := connListPool.Get().(*[]*peerConn)
 	*p = s.appendOpen((*p)[:0])
 	n := len(*p)
-	connListPool.Put(p) // want `p goes back to the pool holding the elements appended to it, not cleared`
+	connListPool.Put(p) // want `p goes back to the pool holding the elements stored or appended in it, not cleared`
 	return n
 }
 
@@ -74,4 +74,43 @@ func openIDs(ids map[int]bool) int {
 	*p = (*p)[:0]
 	connIDPool.Put(p)
 	return n
+}
+
+// An element set to the caller's record, put back by a deferred closure
+// without clear (open-telemetry/opentelemetry-go#8233).
+type feRecord struct {
+	Body  string
+	Attrs []string
+}
+
+var feRecordsPool = sync.Pool{New: func() any { s := make([]feRecord, 1); return &s }}
+
+func feExport(r *feRecord, export func([]feRecord) error) error {
+	records := feRecordsPool.Get().(*[]feRecord)
+	(*records)[0] = *r
+	defer func() {
+		feRecordsPool.Put(records) // want `records goes back to the pool holding the elements stored or appended in it, not cleared`
+	}()
+	return export(*records)
+}
+
+// The fix: cleared in the closure; silent.
+func feExport2(r *feRecord, export func([]feRecord) error) error {
+	records := feRecordsPool.Get().(*[]feRecord)
+	defer func() {
+		clear(*records)
+		feRecordsPool.Put(records)
+	}()
+	(*records)[0] = *r
+	return export(*records)
+}
+
+// Elements set from the function's own values: silent.
+func feExport3(export func([]feRecord) error) error {
+	records := feRecordsPool.Get().(*[]feRecord)
+	defer func() {
+		feRecordsPool.Put(records)
+	}()
+	(*records)[0] = feRecord{Body: "static"}
+	return export(*records)
 }

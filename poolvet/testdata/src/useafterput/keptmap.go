@@ -144,3 +144,25 @@ func kmFlush3(m *kmMapper, mc *kmMemChunk) {
 		kmChunkPool.Put(x)
 	}
 }
+
+// A delivery that keeps the subscription only on the auto-unsubscribe
+// path, which the pooling caller turns off (nats-server's gateway): the
+// pointer is not kept on every path; silent.
+type kmSub struct{ max int }
+
+var kmSubPool = sync.Pool{New: func() any { return new(kmSub) }}
+
+type kmSublist struct{ subs map[*kmSub]bool }
+
+func (l *kmSublist) deliver(s *kmSub) {
+	if s.max > 0 {
+		l.subs[s] = true
+	}
+}
+
+func kmDeliverAll(l *kmSublist) {
+	s := kmSubPool.Get().(*kmSub)
+	s.max = 0
+	l.deliver(s)
+	kmSubPool.Put(s)
+}
