@@ -41,7 +41,14 @@
 //     call between the hand-off and the Put.
 //     A deferred call that uses the object and was deferred before its Put
 //     runs after the Put, and is reported too, and so is a slice whose
-//     elements a loop put back when it is used after the loop. Functions
+//     elements a loop put back when it is used after the loop. Also: a call
+//     that keeps the object, or memory of it, in a map (the callee, or one
+//     it calls, stores it there; a pointer only when on every path), before
+//     the Put; the object stored in the Body of a caller's *http.Request
+//     or *http.Response with a deferred Put pending; and a method called
+//     on what a field holds after a call that may have put that object
+//     and left the field set, unless the caller looks at the call's bool
+//     result. Functions
 //     of the package that keep an argument (a constructor returning a
 //     struct that holds it, a method storing it in its receiver) make
 //     their result or receiver an alias of it.
@@ -76,9 +83,13 @@
 //     structs truncated without clearing whose elements users build from
 //     views of their input; a helper that re-slices a pooled slice one past
 //     its length and fills the uncovered element field by field; a
-//     strings.Builder put back after its last write without Reset; and an
+//     strings.Builder put back after its last write without Reset; an
 //     object with Reset put back in one function after it was got in
-//     another, reset in neither.
+//     another, reset in neither; a pooled slice whose element was set to
+//     a value the caller passed, put back uncleared; a gzip.Reader Reset
+//     onto a reader over the caller's bytes and put back without zeroing
+//     (it holds the whole payload); and a Put reached only where the
+//     Reset(nil) meant to clean the object failed.
 //   - unbounded: a growable buffer (*bytes.Buffer, *strings.Builder, []byte,
 //     *[]T, a slice of slices, a struct whose bytes.Buffer or []byte field
 //     its users grow, a map filled in a loop) is put into a sync.Pool or a
