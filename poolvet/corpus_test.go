@@ -57,6 +57,7 @@ import (
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut24 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut25 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut26 -v
+//	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut27 -v
 
 // strictRecall is the recall that POOLVET_CORPUS_STRICT=1 requires.
 const strictRecall = 0.90
@@ -620,4 +621,15 @@ func TestCorpusHeldOut26(t *testing.T) {
 		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
 	}
 	scoreCorpus(t, "corpusheld26")
+}
+
+// TestCorpusHeldOut27 scores the twenty-seventh held-out part, written on
+// 2026-11-24 (fourteenth session) by three more helpers while the rules
+// from part 26's misses were written, with part 26's sources added to what
+// they had to avoid.
+func TestCorpusHeldOut27(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld27")
 }

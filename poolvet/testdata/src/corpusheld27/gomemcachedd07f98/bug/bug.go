@@ -35,7 +35,7 @@ type Allocator interface {
 type defaultAllocator struct{}
 
 func (d defaultAllocator) Get(sz int) []byte { return make([]byte, sz) }
-func (d defaultAllocator) Put(_ []byte)       {}
+func (d defaultAllocator) Put(_ []byte)      {}
 
 // poolAllocator recycles value buffers of one known size.
 type poolAllocator struct {

@@ -35,7 +35,7 @@ type Field struct {
 	Val string
 }
 
-func String(k, v string) Field { return Field{Key: k, Val: v} }
+func String(k, v string) Field  { return Field{Key: k, Val: v} }
 func Int(k string, v int) Field { return Field{Key: k, Val: strconv.Itoa(v)} }
 
 type Entry struct {
