@@ -28,6 +28,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkPutInto(fn) // the Put is in a callee
 	c.checkElemsUsed(fn)
 	c.checkFieldUsedAfterCallPut(fn)
+	c.checkChanPoolUnbounded(fn)
 	c.checkSendPut(fn) // the Put is in the receiver
 	if len(puts) == 0 && len(gets) == 0 {
 		c.checkViewAfterPut(fn)
@@ -181,6 +182,9 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 						continue
 					}
 					if t.sameObject(path, q.key) {
+						if q == p && classGuarded(p) {
+							return stopPath
+						}
 						if q == p {
 							double(q, p, "%s is put into the pool again on a later iteration (line %d): a pool must never hold an object twice, or two users get it")
 						} else {
@@ -2343,8 +2347,63 @@ func comparedWith(ci ssa.CallInstruction, skipSmall bool) bool {
 // return }, nats-io/nats-server's freeBlkBuffer) bounds what it puts.
 func capEqualsBound(ci ssa.CallInstruction) bool {
 	for _, other := range comparedWithOps(ci, token.EQL, token.NEQ) {
-		if n, ok := constInt(other); ok && n >= 64 {
+		if n, ok := constInt(other); ok && n >= 64 || sizeClassField(other) {
 			return true
+		}
+	}
+	return false
+}
+
+// sizeClassField reports whether v is loaded from a field of a struct that
+// also holds a sync.Pool: the size class of that pool (if cap(*b) ==
+// pools[i].size { pools[i].pool.Put(b) }, go-gost's bufpool).
+func sizeClassField(v ssa.Value) bool {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return false
+	}
+	fa, ok := ld.X.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	st, ok := derefStruct(fa.X.Type())
+	if !ok {
+		return false
+	}
+	if b, ok := fa.Type().(*types.Pointer).Elem().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		t := st.Field(i).Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if isNamed(t, "sync", "Pool") {
+			return true
+		}
+	}
+	return false
+}
+
+// classGuarded reports whether the Put p runs only where the object's
+// capacity equals the size class of the pool (sizeClassField): in a loop
+// over the classes, a later iteration matches another class only if two
+// classes have one size.
+func classGuarded(p *putSite) bool {
+	b := p.instr.Block()
+	for _, d := range b.Parent().Blocks {
+		iff, ok := lastInstr(d).(*ssa.If)
+		if !ok || len(d.Succs) != 2 || !d.Succs[0].Dominates(b) || len(d.Succs[0].Preds) != 1 {
+			continue
+		}
+		cmp, ok := iff.Cond.(*ssa.BinOp)
+		if !ok || cmp.Op != token.EQL {
+			continue
+		}
+		for _, x := range []ssa.Value{cmp.X, cmp.Y} {
+			if call, ok := x.(*ssa.Call); ok && isBuiltin(&call.Call, "cap") && (sizeClassField(cmp.X) || sizeClassField(cmp.Y)) {
+				return true
+			}
 		}
 	}
 	return false

@@ -140,6 +140,10 @@ type checker struct {
 	// (retain.go); built on first use.
 	attaches map[any][]attach
 
+	// chanPoolSet holds the channels received from in a non-blocking
+	// select, channel pools (chanpool.go); built on first use.
+	chanPoolSet map[chanKey]bool
+
 	// reext holds the slice fields that some function re-slices within
 	// their capacity without clearing (stale.go); built on first use.
 	reext map[fieldRef]*ssa.Store
@@ -186,7 +190,40 @@ func mayUsePools(pass *analysis.Pass) bool {
 			return true
 		}
 	}
-	return false
+	return sendsBufferNonBlocking(pass)
+}
+
+// sendsBufferNonBlocking reports whether a select of the package with a
+// default case sends a *bytes.Buffer or *strings.Builder: the Put of a
+// channel pool (chanpool.go).
+func sendsBufferNonBlocking(pass *analysis.Pass) bool {
+	found := false
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectStmt)
+			if found || !ok {
+				return !found
+			}
+			hasDefault, sends := false, false
+			for _, cl := range sel.Body.List {
+				cc, ok := cl.(*ast.CommClause)
+				if !ok {
+					continue
+				}
+				if cc.Comm == nil {
+					hasDefault = true
+				}
+				if send, ok := cc.Comm.(*ast.SendStmt); ok {
+					if t := pass.TypesInfo.TypeOf(send.Value); t != nil && growable(t) && isBuilder(t) {
+						sends = true
+					}
+				}
+			}
+			found = hasDefault && sends
+			return !found
+		})
+	}
+	return found
 }
 
 // buildSSA builds the SSA form of the package and returns its source

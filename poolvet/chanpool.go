@@ -1,0 +1,107 @@
+package poolvet
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Channel pools: a buffered channel used as a free list, filled by a
+// non-blocking send (select { case p.c <- b: default: }) and drained by a
+// non-blocking receive (select { case b = <-p.c: default: b = new(T) }).
+// It bounds how many objects it keeps, not how large each is: a
+// bytes.Buffer sent back after one huge use stays that large
+// (unrolled/render#85). Only the unbounded check looks at them.
+
+// chanPools returns the channels of the package that some function
+// receives from in a select with a default case; built on first use.
+func (c *checker) chanPools() map[chanKey]bool {
+	if c.chanPoolSet == nil {
+		c.chanPoolSet = map[chanKey]bool{}
+		for _, fn := range c.funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					sel, ok := instr.(*ssa.Select)
+					if !ok || sel.Blocking {
+						continue
+					}
+					for _, st := range sel.States {
+						if st.Dir != types.RecvOnly {
+							continue
+						}
+						if k, ok := chanKeyOf(st.Chan); ok {
+							c.chanPoolSet[k] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return c.chanPoolSet
+}
+
+// checkChanPoolUnbounded reports a *bytes.Buffer or *strings.Builder sent
+// back to a channel pool with no size check.
+func (c *checker) checkChanPoolUnbounded(fn *ssa.Function) {
+	if !*enabled[checkUnbounded] {
+		return
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			sel, ok := instr.(*ssa.Select)
+			if !ok || sel.Blocking {
+				continue
+			}
+			for _, st := range sel.States {
+				if st.Dir != types.SendOnly {
+					continue
+				}
+				v := st.Send
+				if mi, ok := v.(*ssa.MakeInterface); ok {
+					v = mi.X
+				}
+				t := v.Type()
+				if !growable(t) || !isBuilder(t) || isNil(v) {
+					continue
+				}
+				k, ok := chanKeyOf(st.Chan)
+				if !ok || !c.chanPools()[k] || c.sizeChecked(fn, v) {
+					continue
+				}
+				c.report(checkUnbounded, st.Pos, nil,
+					"%s (%s) is sent back to a channel pool without a capacity check: the channel bounds how many buffers it keeps, not how large each is, so one huge buffer stays pinned (golang/go#23199); drop buffers above a bound",
+					valueName(v), types.TypeString(t, types.RelativeTo(c.pass.Pkg)))
+			}
+		}
+	}
+}
+
+// valueName names v for a message: its source name, or "the value".
+func valueName(v ssa.Value) string {
+	if phi, ok := v.(*ssa.Phi); ok && phi.Comment != "" {
+		return phi.Comment
+	}
+	switch x := v.(type) {
+	case *ssa.Parameter, *ssa.FreeVar:
+		return x.Name()
+	case *ssa.UnOp:
+		if a, ok := x.X.(*ssa.Alloc); ok && a.Comment != "" {
+			return a.Comment
+		}
+	}
+	return "the value"
+}
+
+// sizeChecked reports whether fn compares the size of v, or of a value v
+// may be (if b.Cap() > max { b = bytes.NewBuffer(...) }: the phi of b and
+// a fresh buffer).
+func (c *checker) sizeChecked(fn *ssa.Function, v ssa.Value) bool {
+	if phi, ok := v.(*ssa.Phi); ok {
+		for _, e := range phi.Edges {
+			if e != v && c.guarded(fn, rootOf(e), 0) {
+				return true
+			}
+		}
+	}
+	return c.guarded(fn, rootOf(v), 0)
+}
