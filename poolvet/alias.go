@@ -116,6 +116,11 @@ func (c *checker) aliasesOf(fn *ssa.Function, key objKey, may bool) map[ssa.Valu
 				if x.Op == token.MUL && (sharesBacking(x.Type()) || growable(x.Type()) && isBuilder(x.Type())) && !notOwned(fn, x.X) && !c.borrowedField(x.X) {
 					add(x)
 				}
+				// *(*string)(unsafe.Pointer(&b)): a string over the
+				// bytes, no copy (uptrace/bun#36's String(b)).
+				if cv, ok := x.X.(*ssa.Convert); ok && x.Op == token.MUL && isString(x.Type()) && isUnsafePointer(cv.X.Type()) {
+					add(x)
+				}
 			case *ssa.Phi:
 				// A nil edge of a slice that is appended to holds
 				// nothing: the slice holds the object or nothing (if bad
@@ -189,6 +194,12 @@ func (c *checker) borrowedField(addr ssa.Value) bool {
 		c.eachFieldStore(func(_ *ssa.Function, st *ssa.Store, sfa *ssa.FieldAddr) {
 			prm, ok := unslice(st.Val).(*ssa.Parameter)
 			if !ok || isReceiver(prm) || !sharesBacking(prm.Type()) {
+				return
+			}
+			// if len(b) < limit { bs.b = b }: the object keeps the
+			// grown copy of its own buffer when it is small enough
+			// (uptrace/bun's byteSlice.update), not a caller's memory.
+			if sizeGuardedStore(st, prm) {
 				return
 			}
 			if sn, ok := types.Unalias(derefType(sfa.X.Type())).(*types.Named); ok {
@@ -799,4 +810,29 @@ func appendedPhi(phi *ssa.Phi) bool {
 func (c *checker) inPackage(com *ssa.CallCommon) bool {
 	fn := com.StaticCallee()
 	return fn != nil && fn.Pkg != nil && fn.Pkg.Pkg == c.pass.Pkg
+}
+
+// sizeGuardedStore reports whether the store st runs only where an if
+// compared the length or capacity of prm.
+func sizeGuardedStore(st *ssa.Store, prm *ssa.Parameter) bool {
+	for _, d := range st.Parent().Blocks {
+		iff, ok := lastInstr(d).(*ssa.If)
+		if !ok || len(d.Succs) != 2 {
+			continue
+		}
+		if !d.Succs[0].Dominates(st.Block()) && !d.Succs[1].Dominates(st.Block()) {
+			continue
+		}
+		cmp, ok := iff.Cond.(*ssa.BinOp)
+		if !ok {
+			continue
+		}
+		for _, x := range []ssa.Value{cmp.X, cmp.Y} {
+			call, ok := x.(*ssa.Call)
+			if ok && (isBuiltin(&call.Call, "len") || isBuiltin(&call.Call, "cap")) && len(call.Call.Args) == 1 && call.Call.Args[0] == ssa.Value(prm) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -358,17 +358,10 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 					out = append(out, h)
 					continue
 				}
-				// The interface the object was asserted from, loaded
-				// again for the call (WriteChunk(chk.chunk); then
-				// Release(chk.chunk.(*XOR2Chunk)), prometheus#18238).
-				kept := func(v ssa.Value) bool { return alias(v) || reloadOfAsserted(t.key.v, v) }
-				if pos := c.keptByCallee(&x.Call, kept); pos.IsValid() {
-					out = append(out, handOff{instr: x, what: "the map a callee keeps it in", to: "a map", store: true, keptAt: pos})
-					continue
-				}
 				// A method that keeps its argument in memory its receiver
 				// reaches, called on a package-level value
 				// (memory.Set(c.Cookie(), v)).
+				kept := false
 				for _, a := range callArgs(&x.Call) {
 					if !alias(a) {
 						continue
@@ -376,9 +369,20 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 					if r, ok := c.retainingReceiver(&x.Call, a).(*ssa.UnOp); ok && r.Op == token.MUL {
 						if loc, global, ok := longLived(r.X); ok {
 							out = append(out, handOff{instr: x, what: loc + " (kept there by the call", to: loc + ", which outlives the call", store: true, global: global})
+							kept = true
 							break
 						}
 					}
+				}
+				if kept {
+					continue
+				}
+				// The interface the object was asserted from, loaded
+				// again for the call (WriteChunk(chk.chunk); then
+				// Release(chk.chunk.(*XOR2Chunk)), prometheus#18238).
+				keeps := func(v ssa.Value) bool { return alias(v) || reloadOfAsserted(t.key.v, v) }
+				if pos := c.keptByCallee(&x.Call, keeps); pos.IsValid() {
+					out = append(out, handOff{instr: x, what: "the map a callee keeps it in", to: "a map", store: true, keptAt: pos})
 				}
 			case *ssa.MapUpdate:
 				// cache[k] = b.Bytes() into a package-level map or a map

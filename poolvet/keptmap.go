@@ -26,14 +26,17 @@ func (c *checker) recordKeepsAt(s *summary, fn *ssa.Function) {
 		// buffer's. A pointer or interface kept is the object itself
 		// (prometheus/prometheus#18238: the chunk mapper keeps the chunk
 		// its caller then releases to the chunk pool).
-		if t := prm.Type(); !isByteSlice(t) && !isPointer(t) && !types.IsInterface(t) {
+		// A string counts as bytes do: it is pooled memory only when
+		// made over a pooled buffer without a copy (bun's unsafe
+		// String(b), uptrace/bun#36).
+		if t := prm.Type(); !isByteSlice(t) && !isString(t) && !isPointer(t) && !types.IsInterface(t) {
 			continue
 		}
 		// A pointer counts only when it is kept on every path that
 		// returns: a subscription a delivery path keeps only for
 		// auto-unsubscribe, which its pooling caller turns off
 		// (nats-server's gateway), is not kept.
-		if pos := c.keptInMap(fn, prm, !isByteSlice(prm.Type())); pos.IsValid() {
+		if pos := c.keptInMap(fn, prm, !isByteSlice(prm.Type()) && !isString(prm.Type())); pos.IsValid() {
 			if s.keepsAt == nil {
 				s.keepsAt = map[int]token.Pos{}
 			}

@@ -1718,6 +1718,10 @@ func grownParam(fn *ssa.Function) int {
 		all, any := true, false
 		for _, b := range fn.Blocks {
 			if ret, ok := lastInstr(b).(*ssa.Return); ok && len(ret.Results) > 0 {
+				// return nil, err: an error path returns nothing of it.
+				if isNil(ret.Results[0]) && len(ret.Results) > 1 {
+					continue
+				}
 				any = true
 				if !appendChain(ret.Results[0], fn.Params[i], map[ssa.Value]bool{}) {
 					all = false
@@ -1749,7 +1753,9 @@ func appendChain(v, p ssa.Value, seen map[ssa.Value]bool) bool {
 	r := false
 	switch x := v.(type) {
 	case *ssa.Call:
-		r = isBuiltin(&x.Call, "append") && len(x.Call.Args) > 0 && appendChain(x.Call.Args[0], p, seen)
+		// append, or strconv's Append* functions, which append to
+		// their first argument.
+		r = (isBuiltin(&x.Call, "append") || strings.HasPrefix(calleeName(&x.Call), "strconv.Append")) && len(x.Call.Args) > 0 && appendChain(x.Call.Args[0], p, seen)
 	case *ssa.Slice:
 		r = appendChain(x.X, p, seen)
 	case *ssa.Phi:

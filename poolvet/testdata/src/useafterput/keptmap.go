@@ -2,8 +2,11 @@ package useafterput
 
 import (
 	"bytes"
+	"errors"
 	"io"
+	"strconv"
 	"sync"
+	"unsafe"
 )
 
 // A handler that keeps, in a long-lived map, a slice of the pooled request
@@ -72,7 +75,7 @@ func serveAttr(fs attrFS, r io.Reader) error {
 	if len(in) < 2 {
 		return nil
 	}
-	fs.setAttr(uint64(in[0]), string(in[1:2]), in[2:]) // want `bufp, or memory of it, is passed here to a call that keeps it in a map \(keptmap.go:48\), and goes back to the pool with the deferred Put at line 71`
+	fs.setAttr(uint64(in[0]), string(in[1:2]), in[2:]) // want `bufp, or memory of it, is passed here to a call that keeps it in a map \(keptmap.go:51\), and goes back to the pool with the deferred Put at line 74`
 	return nil
 }
 
@@ -165,4 +168,74 @@ func kmDeliverAll(l *kmSublist) {
 	s.max = 0
 	l.deliver(s)
 	kmSubPool.Put(s)
+}
+
+// A query rendered into a pooled buffer, turned into a string without a
+// copy and handed to a connection that caches statements by their text
+// (uptrace/bun#36). The render helper returns nil on its error path and
+// grows the buffer with strconv.AppendInt; update keeps the grown buffer
+// only while it is small, so the field stays the pool's memory.
+func kmString(b []byte) string { return *(*string)(unsafe.Pointer(&b)) }
+
+type kmQueryBuf struct{ b []byte }
+
+var kmQueryPool = sync.Pool{New: func() any { return &kmQueryBuf{b: make([]byte, 0, 512)} }}
+
+func (q *kmQueryBuf) update(b []byte) {
+	if len(b) < 1<<16 {
+		q.b = b
+	}
+}
+
+func kmPutQuery(q *kmQueryBuf) {
+	q.b = q.b[:0]
+	kmQueryPool.Put(q)
+}
+
+type kmStmtCache struct{ stmts map[string]int }
+
+func (c *kmStmtCache) exec(query string) int {
+	id, ok := c.stmts[query]
+	if !ok {
+		id = len(c.stmts) + 1
+		c.stmts[query] = id
+	}
+	return id
+}
+
+type kmUpdate struct {
+	table string
+	id    int
+}
+
+func (u *kmUpdate) render(b []byte) ([]byte, error) {
+	if u.table == "" {
+		return nil, errors.New("no table")
+	}
+	b = append(b, "UPDATE "...)
+	b = append(b, u.table...)
+	return strconv.AppendInt(b, int64(u.id), 10), nil
+}
+
+func kmExec(c *kmStmtCache, table string, id int) (int, error) {
+	qb := kmQueryPool.Get().(*kmQueryBuf)
+	defer kmPutQuery(qb)
+	b, err := (&kmUpdate{table, id}).render(qb.b)
+	if err != nil {
+		return 0, err
+	}
+	qb.update(b)
+	return c.exec(kmString(b)), nil // want `qb, or memory of it, is passed here to a call that keeps it in a map`
+}
+
+// The fix: the cache gets a copy; silent.
+func kmExec2(c *kmStmtCache, table string, id int) (int, error) {
+	qb := kmQueryPool.Get().(*kmQueryBuf)
+	defer kmPutQuery(qb)
+	b, err := (&kmUpdate{table, id}).render(qb.b)
+	if err != nil {
+		return 0, err
+	}
+	qb.update(b)
+	return c.exec(string(b)), nil
 }
