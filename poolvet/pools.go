@@ -1967,11 +1967,39 @@ func keptParams(fn *ssa.Function) map[int]bool {
 		if mi, ok := r.(*ssa.MakeInterface); ok {
 			r = mi.X
 		}
+		here := map[int]bool{}
+		// A closure that captures a parameter holds it (bodyReader(buf)
+		// returning func() io.ReadCloser { ... buf ... }:
+		// open-telemetry/opentelemetry-go#8196).
+		if mc, ok := r.(*ssa.MakeClosure); ok {
+			for _, bnd := range mc.Bindings {
+				// A captured variable is a cell holding the parameter.
+				if a, ok := bnd.(*ssa.Alloc); ok {
+					if held := onlyStored(a); held != nil {
+						bnd = held
+					}
+				}
+				for i, q := range fn.Params {
+					if bnd == ssa.Value(q) && (sharesBacking(q.Type()) || pointerLike(q.Type())) {
+						here[i] = true
+					}
+				}
+			}
+			if first {
+				kept, first = here, false
+				continue
+			}
+			for i := range kept {
+				if !here[i] {
+					delete(kept, i)
+				}
+			}
+			continue
+		}
 		alloc, ok := r.(*ssa.Alloc)
 		if !ok {
 			return nil
 		}
-		here := map[int]bool{}
 		for _, st := range fieldStores(alloc) {
 			v := unslice(st.Val)
 			prm, ok := v.(*ssa.Parameter)

@@ -3,6 +3,7 @@ package poolvet
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -419,6 +420,11 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 			}
 		}
 	}
+	// Attaches made in fn first: the message names the one here.
+	inFn := func(a attach) bool {
+		return fn.Syntax() != nil && a.pos >= fn.Syntax().Pos() && a.pos < fn.Syntax().End()
+	}
+	as = append(slices.DeleteFunc(slices.Clone(as), func(a attach) bool { return !inFn(a) }), slices.DeleteFunc(slices.Clone(as), inFn)...)
 	for _, a := range as {
 		if detached[a.field] {
 			continue

@@ -3,6 +3,7 @@ package noreset
 import (
 	"bytes"
 	"compress/gzip"
+	"io"
 	"sync"
 )
 
@@ -32,4 +33,54 @@ func gzipBytes2(p []byte) []byte {
 	zw.Reset(nil)
 	gzRetPool2.Put(zw)
 	return out.Bytes()
+}
+
+// The buffer the writer was Reset onto is returned inside a closure that
+// reads it, in a request struct (open-telemetry/opentelemetry-go#8196).
+type gzRequest struct {
+	body func() io.ReadCloser
+}
+
+func gzBodyReader(buf []byte) func() io.ReadCloser {
+	return func() io.ReadCloser { return io.NopCloser(bytes.NewReader(buf)) }
+}
+
+var gzRetPool3 = sync.Pool{New: func() any { return gzip.NewWriter(nil) }}
+
+func gzipRequest(p []byte) (gzRequest, error) {
+	var req gzRequest
+	zw := gzRetPool3.Get().(*gzip.Writer)
+	defer gzRetPool3.Put(zw) // want `zw goes back to the pool still holding, in the io.Writer given to Reset, what a user was passed or returned \(set at retainreturn.go:55\)`
+	var b bytes.Buffer
+	zw.Reset(&b)
+	if _, err := zw.Write(p); err != nil {
+		return req, err
+	}
+	if err := zw.Close(); err != nil {
+		return req, err
+	}
+	req.body = gzBodyReader(b.Bytes())
+	return req, nil
+}
+
+var gzRetPool4 = sync.Pool{New: func() any { return gzip.NewWriter(nil) }}
+
+// The fix: Reset(io.Discard) before the Put; silent.
+func gzipRequest2(p []byte) (gzRequest, error) {
+	var req gzRequest
+	zw := gzRetPool4.Get().(*gzip.Writer)
+	defer func() {
+		zw.Reset(io.Discard)
+		gzRetPool4.Put(zw)
+	}()
+	var b bytes.Buffer
+	zw.Reset(&b)
+	if _, err := zw.Write(p); err != nil {
+		return req, err
+	}
+	if err := zw.Close(); err != nil {
+		return req, err
+	}
+	req.body = gzBodyReader(b.Bytes())
+	return req, nil
 }
