@@ -726,7 +726,7 @@ func (c *checker) sites(fn *ssa.Function) (puts []putSite, gets []getSite) {
 			for idx, pp := range s.putParams {
 				if idx < len(args) {
 					arg := args[idx]
-					ps := putSite{instr: ci, args: args, key: rootOf(arg), arg: arg, deferred: deferred, resets: pp.resets, cond: pp.cond, outcome: pp.outcome, field: pp.field, param: idx, guard: pp.guard, setsGuard: pp.setsGuard, release: pp.release, synced: pp.synced, reuse: pp.reuse}
+					ps := putSite{instr: ci, args: args, key: rootOf(selfOf(arg)), arg: arg, deferred: deferred, resets: pp.resets, cond: pp.cond, outcome: pp.outcome, field: pp.field, param: idx, guard: pp.guard, setsGuard: pp.setsGuard, release: pp.release, synced: pp.synced, reuse: pp.reuse}
 					if pp.cond && pp.onParam >= 0 && pp.onParam < len(args) && !ps.resolveCond(args[pp.onParam], pp.onWhen, pp.never) {
 						continue
 					}
@@ -2992,4 +2992,36 @@ func fieldOfObj(addr, obj ssa.Value) bool {
 func isConstInt(v ssa.Value) bool {
 	_, ok := constInt(v)
 	return ok
+}
+
+// selfOf returns, for the result of a method of the package that returns
+// its receiver on every path (a builder's e.Stack(), which returns e), the
+// receiver it was called on, through such chains; otherwise v. A Put of
+// e.Stack() is then a Put of e (zerolog's events finished twice,
+// Altinity/clickhouse-backup#670).
+func selfOf(v ssa.Value) ssa.Value {
+	for i := 0; i < 4; i++ {
+		call, ok := v.(*ssa.Call)
+		if !ok || call.Call.IsInvoke() || len(call.Call.Args) == 0 {
+			return v
+		}
+		g := call.Call.StaticCallee()
+		if g == nil || g.Signature.Recv() == nil || len(g.Params) == 0 || len(g.Blocks) == 0 || g.Signature.Results().Len() != 1 {
+			return v
+		}
+		any := false
+		for _, b := range g.Blocks {
+			if ret, ok := lastInstr(b).(*ssa.Return); ok {
+				if len(ret.Results) != 1 || ret.Results[0] != ssa.Value(g.Params[0]) {
+					return v
+				}
+				any = true
+			}
+		}
+		if !any {
+			return v
+		}
+		v = call.Call.Args[0]
+	}
+	return v
 }
