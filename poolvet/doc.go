@@ -95,7 +95,9 @@
 //     its users grow, a map filled in a loop) is put into a sync.Pool or a
 //     pool.Pool without a Keep hook, with no capacity check on the buffer:
 //     one huge buffer then stays pinned in the pool (golang/go#23199). A
-//     suggested fix wraps the Put in a capacity guard.
+//     suggested fix wraps the Put in a capacity guard. A buffer sent back
+//     to a channel pool (a non-blocking send to a channel the package
+//     drains with a non-blocking receive) counts too.
 //   - typemismatch: the result of a sync.Pool's Get is asserted to a type that
 //     the pool's New never returns, or a value of another type than New's is
 //     put into it, or asserted without comma-ok or nil check when the pool
