@@ -13,28 +13,35 @@ import (
 // bytes.Buffer sent back after one huge use stays that large
 // (unrolled/render#85). Only the unbounded check looks at them.
 
+// eachNonBlocking calls f with each state of direction dir of the selects
+// with a default case in fn.
+func eachNonBlocking(fn *ssa.Function, dir types.ChanDir, f func(st *ssa.SelectState)) {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			sel, ok := instr.(*ssa.Select)
+			if !ok || sel.Blocking {
+				continue
+			}
+			for _, st := range sel.States {
+				if st.Dir == dir {
+					f(st)
+				}
+			}
+		}
+	}
+}
+
 // chanPools returns the channels of the package that some function
 // receives from in a select with a default case; built on first use.
 func (c *checker) chanPools() map[chanKey]bool {
 	if c.chanPoolSet == nil {
 		c.chanPoolSet = map[chanKey]bool{}
 		for _, fn := range c.funcs {
-			for _, b := range fn.Blocks {
-				for _, instr := range b.Instrs {
-					sel, ok := instr.(*ssa.Select)
-					if !ok || sel.Blocking {
-						continue
-					}
-					for _, st := range sel.States {
-						if st.Dir != types.RecvOnly {
-							continue
-						}
-						if k, ok := chanKeyOf(st.Chan); ok {
-							c.chanPoolSet[k] = true
-						}
-					}
+			eachNonBlocking(fn, types.RecvOnly, func(st *ssa.SelectState) {
+				if k, ok := chanKeyOf(st.Chan); ok {
+					c.chanPoolSet[k] = true
 				}
-			}
+			})
 		}
 	}
 	return c.chanPoolSet
@@ -46,34 +53,37 @@ func (c *checker) checkChanPoolUnbounded(fn *ssa.Function) {
 	if !*enabled[checkUnbounded] {
 		return
 	}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			sel, ok := instr.(*ssa.Select)
-			if !ok || sel.Blocking {
-				continue
-			}
-			for _, st := range sel.States {
-				if st.Dir != types.SendOnly {
-					continue
-				}
-				v := st.Send
-				if mi, ok := v.(*ssa.MakeInterface); ok {
-					v = mi.X
-				}
-				t := v.Type()
-				if !growable(t) || !isBuilder(t) || isNil(v) {
-					continue
-				}
-				k, ok := chanKeyOf(st.Chan)
-				if !ok || !c.chanPools()[k] || c.sizeChecked(fn, v) {
-					continue
-				}
-				c.report(checkUnbounded, st.Pos, nil,
-					"%s (%s) is sent back to a channel pool without a capacity check: the channel bounds how many buffers it keeps, not how large each is, so one huge buffer stays pinned (golang/go#23199); drop buffers above a bound",
-					valueName(v), types.TypeString(t, types.RelativeTo(c.pass.Pkg)))
+	eachNonBlocking(fn, types.SendOnly, func(st *ssa.SelectState) {
+		v := st.Send
+		if mi, ok := v.(*ssa.MakeInterface); ok {
+			v = mi.X
+		}
+		t := v.Type()
+		if !growable(t) || !isBuilder(t) || isNil(v) {
+			return
+		}
+		k, ok := chanKeyOf(st.Chan)
+		if !ok || !c.chanPools()[k] || c.sizeChecked(fn, v) {
+			return
+		}
+		c.report(checkUnbounded, st.Pos, nil,
+			"%s (%s) is sent back to a channel pool without a capacity check: the channel bounds how many buffers it keeps, not how large each is, so one huge buffer stays pinned (golang/go#23199); drop buffers above a bound",
+			valueName(v), types.TypeString(t, types.RelativeTo(c.pass.Pkg)))
+	})
+}
+
+// sizeChecked reports whether fn compares the size of v, or of a value v
+// may be (if b.Cap() > max { b = bytes.NewBuffer(...) }: the phi of b and
+// a fresh buffer).
+func (c *checker) sizeChecked(fn *ssa.Function, v ssa.Value) bool {
+	if phi, ok := v.(*ssa.Phi); ok {
+		for _, e := range phi.Edges {
+			if e != v && c.guarded(fn, rootOf(e), 0) {
+				return true
 			}
 		}
 	}
+	return c.guarded(fn, rootOf(v), 0)
 }
 
 // valueName names v for a message: its source name, or "the value".
@@ -90,18 +100,4 @@ func valueName(v ssa.Value) string {
 		}
 	}
 	return "the value"
-}
-
-// sizeChecked reports whether fn compares the size of v, or of a value v
-// may be (if b.Cap() > max { b = bytes.NewBuffer(...) }: the phi of b and
-// a fresh buffer).
-func (c *checker) sizeChecked(fn *ssa.Function, v ssa.Value) bool {
-	if phi, ok := v.(*ssa.Phi); ok {
-		for _, e := range phi.Edges {
-			if e != v && c.guarded(fn, rootOf(e), 0) {
-				return true
-			}
-		}
-	}
-	return c.guarded(fn, rootOf(v), 0)
 }

@@ -1985,32 +1985,21 @@ func keptParams(fn *ssa.Function) map[int]bool {
 					}
 				}
 			}
-			if first {
-				kept, first = here, false
-				continue
-			}
-			for i := range kept {
-				if !here[i] {
-					delete(kept, i)
+		} else if alloc, ok := r.(*ssa.Alloc); ok {
+			for _, st := range fieldStores(alloc) {
+				v := unslice(st.Val)
+				prm, ok := v.(*ssa.Parameter)
+				if !ok || !sharesBacking(prm.Type()) && !pointerLike(prm.Type()) {
+					continue
+				}
+				for i, q := range fn.Params {
+					if q == prm {
+						here[i] = true
+					}
 				}
 			}
-			continue
-		}
-		alloc, ok := r.(*ssa.Alloc)
-		if !ok {
+		} else {
 			return nil
-		}
-		for _, st := range fieldStores(alloc) {
-			v := unslice(st.Val)
-			prm, ok := v.(*ssa.Parameter)
-			if !ok || !sharesBacking(prm.Type()) && !pointerLike(prm.Type()) {
-				continue
-			}
-			for i, q := range fn.Params {
-				if q == prm {
-					here[i] = true
-				}
-			}
 		}
 		if first {
 			kept, first = here, false
