@@ -1846,14 +1846,7 @@ func (c *checker) growingField(t types.Type) (field, method string, ok bool) {
 					if !segments && (!helper && (bi.Name() != "append" || len(call.Call.Args) < 2 || fixedAppend(call)) || !isByteSlice(call.Type())) {
 						continue
 					}
-					// p.b = append(p.b[:0], data...): truncated first,
-					// then grown to what the caller passed
-					// (wundergraph/graphql-go-tools#881's parser).
-					a0 := call.Call.Args[0]
-					if sl, ok := a0.(*ssa.Slice); ok {
-						a0 = sl.X
-					}
-					ld, ok := a0.(*ssa.UnOp)
+					ld, ok := call.Call.Args[0].(*ssa.UnOp)
 					if !ok || ld.Op != token.MUL {
 						continue
 					}
