@@ -29,6 +29,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkElemsUsed(fn)
 	c.checkFieldUsedAfterCallPut(fn)
 	c.checkChanPoolUnbounded(fn)
+	c.checkDirtyGetter(fn)
 	c.checkSendPut(fn) // the Put is in the receiver
 	if len(puts) == 0 && len(gets) == 0 {
 		c.checkViewAfterPut(fn)

@@ -144,6 +144,11 @@ type checker struct {
 	// select, channel pools (chanpool.go); built on first use.
 	chanPoolSet map[chanKey]bool
 
+	// clearingGetter is the first getter of a *[]byte pool that clears
+	// what it hands out (dirtyget.go); computed once.
+	clearingGetter     *ssa.Function
+	clearingGetterDone bool
+
 	// reext holds the slice fields that some function re-slices within
 	// their capacity without clearing (stale.go); built on first use.
 	reext map[fieldRef]*ssa.Store

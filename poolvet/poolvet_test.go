@@ -41,6 +41,8 @@ func TestChecks(t *testing.T) {
 		{"doubleput", []string{"doubleput"}},
 		{"nonpointer", []string{"nonpointer"}},
 		{"noreset", []string{"noreset"}},
+		{"noreset/dirtyget", []string{"noreset"}},
+		{"noreset/dirtygetok", []string{"noreset"}},
 		{"typemismatch", []string{"typemismatch"}},
 		{"usewrap", []string{"useafterput", "doubleput"}},
 		{"stdlike", checks},
