@@ -88,8 +88,10 @@
 //     another, reset in neither; a pooled slice whose element was set to
 //     a value the caller passed, put back uncleared; a gzip.Reader Reset
 //     onto a reader over the caller's bytes and put back without zeroing
-//     (it holds the whole payload); and a Put reached only where the
-//     Reset(nil) meant to clean the object failed.
+//     (it holds the whole payload); a Put reached only where the
+//     Reset(nil) meant to clean the object failed; and a *[]byte getter
+//     that hands out dirty buffers while another getter of the package
+//     clears them.
 //   - unbounded: a growable buffer (*bytes.Buffer, *strings.Builder, []byte,
 //     *[]T, a slice of slices, a struct whose bytes.Buffer or []byte field
 //     its users grow, a map filled in a loop) is put into a sync.Pool or a
