@@ -2391,23 +2391,18 @@ func sizeClassField(v ssa.Value) bool {
 // over the classes, a later iteration matches another class only if two
 // classes have one size.
 func classGuarded(p *putSite) bool {
-	b := p.instr.Block()
-	for _, d := range b.Parent().Blocks {
-		iff, ok := lastInstr(d).(*ssa.If)
-		if !ok || len(d.Succs) != 2 || !d.Succs[0].Dominates(b) || len(d.Succs[0].Preds) != 1 {
-			continue
-		}
-		cmp, ok := iff.Cond.(*ssa.BinOp)
-		if !ok || cmp.Op != token.EQL {
-			continue
-		}
-		for _, x := range []ssa.Value{cmp.X, cmp.Y} {
-			if call, ok := x.(*ssa.Call); ok && isBuiltin(&call.Call, "cap") && (sizeClassField(cmp.X) || sizeClassField(cmp.Y)) {
-				return true
-			}
-		}
+	isCap := func(v ssa.Value) bool {
+		call, ok := v.(*ssa.Call)
+		return ok && isBuiltin(&call.Call, "cap")
 	}
-	return false
+	found := false
+	dominatingBranches(p.instr.Block(), func(cond ssa.Value, taken bool) bool {
+		cmp, ok := cond.(*ssa.BinOp)
+		found = ok && taken && cmp.Op == token.EQL &&
+			(isCap(cmp.X) && sizeClassField(cmp.Y) || isCap(cmp.Y) && sizeClassField(cmp.X))
+		return !found
+	})
+	return found
 }
 
 // comparedWithOps returns what the result of the call ci is compared with

@@ -1,7 +1,6 @@
 package poolvet
 
 import (
-	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -39,18 +38,7 @@ func (c *checker) byteGetter(fn *ssa.Function) (ret *ssa.Return, clears bool, ok
 				if !isCall || !isClearBuiltin(&call.Call) || len(call.Call.Args) != 1 {
 					continue
 				}
-				v := call.Call.Args[0]
-				for i := 0; i < 4; i++ {
-					switch x := v.(type) {
-					case *ssa.Slice:
-						v = x.X
-					case *ssa.UnOp:
-						if x.Op == token.MUL {
-							v = x.X
-						}
-					}
-				}
-				if al[v] || al[call.Call.Args[0]] {
+				if al[clearedBase(call.Call.Args[0])] || al[call.Call.Args[0]] {
 					cl = true
 				}
 			}

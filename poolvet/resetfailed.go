@@ -20,38 +20,27 @@ func (c *checker) checkResetFailedPut(fn *ssa.Function, p *putSite) {
 		return
 	}
 	al := c.aliasesOf(fn, p.key, true)
-	put := p.instr.Block()
-	for _, b := range fn.Blocks {
-		iff, ok := lastInstr(b).(*ssa.If)
-		if !ok || len(b.Succs) != 2 {
-			continue
-		}
-		cmp, ok := iff.Cond.(*ssa.BinOp)
+	dominatingBranches(p.instr.Block(), func(cond ssa.Value, taken bool) bool {
+		cmp, ok := cond.(*ssa.BinOp)
 		if !ok || cmp.Op != token.NEQ && cmp.Op != token.EQL {
-			continue
+			return true
 		}
 		res := cmp.X
 		if isNil(res) {
 			res = cmp.Y
 		} else if !isNil(cmp.Y) {
-			continue
+			return true
 		}
+		// The Put is on the failed side: err != nil taken, or err == nil not.
 		call := cleanupReset(res)
-		if call == nil || !partOf(callArgs(&call.Call)[0], al) {
-			continue
-		}
-		failed := b.Succs[0] // err != nil
-		if cmp.Op == token.EQL {
-			failed = b.Succs[1]
-		}
-		if len(failed.Preds) != 1 || !failed.Dominates(put) {
-			continue
+		if call == nil || !partOf(callArgs(&call.Call)[0], al) || taken != (cmp.Op == token.NEQ) {
+			return true
 		}
 		c.report(checkNoReset, p.instr.Pos(), nil,
 			"%s goes back to the pool only when %s (line %d) failed, which leaves the object as it was, still holding its previous use: put it back only when the reset succeeded",
 			c.objName(p), displayName(call.Call.StaticCallee()), c.line(call.Pos()))
-		return
-	}
+		return false
+	})
 }
 
 // cleanupReset returns the call that v, an error, is the result of when

@@ -424,7 +424,16 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 	inFn := func(a attach) bool {
 		return fn.Syntax() != nil && a.pos >= fn.Syntax().Pos() && a.pos < fn.Syntax().End()
 	}
-	as = append(slices.DeleteFunc(slices.Clone(as), func(a attach) bool { return !inFn(a) }), slices.DeleteFunc(slices.Clone(as), inFn)...)
+	as = slices.Clone(as)
+	slices.SortStableFunc(as, func(a, b attach) int {
+		switch {
+		case inFn(a) && !inFn(b):
+			return -1
+		case inFn(b) && !inFn(a):
+			return 1
+		}
+		return 0
+	})
 	for _, a := range as {
 		if detached[a.field] {
 			continue

@@ -865,13 +865,16 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 				c.objName(p))
 			return
 		}
-		prim, args := p.prim, p.args
+		prim, args, at := p.prim, p.args, p.instr.Pos()
 		if prim == nil {
 			// defer func() { pool.Put(records) }(): the closure's Put,
-			// unless the closure changes the slice first, which its
-			// own check sees (defer func() { *o = (*o)[:0]; ... }).
+			// reported there, unless the closure changes the slice
+			// first, which its own check sees (defer func() { *o =
+			// (*o)[:0]; ... }).
 			if g := deferredClosure(p); g != nil && !storesCaptured(g) {
-				prim, args = c.closurePut(p)
+				if q := c.closureInnerPut(p); q != nil {
+					prim, args, at = q.prim, q.args, q.instr.Pos()
+				}
 			}
 		}
 		if prim == nil || prim.kind == kindByte || c.poolResets(prim, args) {
@@ -882,10 +885,6 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 			continue
 		}
 		if report, filled := c.truncatedElems(fn, p); report && filled {
-			at := p.instr.Pos()
-			if inner := c.closurePutAt(p); inner.IsValid() {
-				at = inner
-			}
 			c.report(checkNoReset, at, nil,
 				"%s goes back to the pool holding the elements stored or appended in it, not cleared: they still point to this user's data, which stays alive while the object waits in the pool and is seen by the next user that reads past its length; clear them before the Put (clear(s))",
 				c.objName(p))
@@ -1392,25 +1391,6 @@ func (c *checker) truncatedElems(fn *ssa.Function, p *putSite) (report, filledOn
 	return last == "" || isResetName(last), false
 }
 
-// closurePut returns, for a deferred closure p that puts a variable it
-// captures, the primitive and arguments of the closure's one Put of a
-// pool; nil if it has none or several.
-func (c *checker) closurePut(p *putSite) (*primitive, []ssa.Value) {
-	q := c.closureInnerPut(p)
-	if q == nil {
-		return nil, nil
-	}
-	return q.prim, q.args
-}
-
-// closurePutAt is where closurePut's Put is, or NoPos.
-func (c *checker) closurePutAt(p *putSite) token.Pos {
-	if q := c.closureInnerPut(p); q != nil && p.prim == nil {
-		return q.instr.Pos()
-	}
-	return token.NoPos
-}
-
 // deferredClosure returns the function of the closure that the deferred
 // put p calls, or nil.
 func deferredClosure(p *putSite) *ssa.Function {
@@ -1456,21 +1436,32 @@ func clearsCaptured(g *ssa.Function) bool {
 			if !ok || !isClearBuiltin(&call.Call) || len(call.Call.Args) != 1 {
 				continue
 			}
-			v := call.Call.Args[0]
-			for i := 0; i < 4; i++ {
-				switch x := v.(type) {
-				case *ssa.Slice:
-					v = x.X
-				case *ssa.UnOp:
-					v = x.X
-				}
-			}
-			if isFreeVar(v) {
+			if isFreeVar(clearedBase(call.Call.Args[0])) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// clearedBase returns what the argument of a clear reaches through
+// slicing and loads: records for clear(*records), bp for
+// clear((*bp)[:cap(*bp)]).
+func clearedBase(v ssa.Value) ssa.Value {
+	for i := 0; i < 4; i++ {
+		switch x := v.(type) {
+		case *ssa.Slice:
+			v = x.X
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return v
+			}
+			v = x.X
+		default:
+			return v
+		}
+	}
+	return v
 }
 
 // storesCaptured reports whether g stores into what a variable it
