@@ -191,7 +191,7 @@ func (c *checker) borrowedField(addr ssa.Value) bool {
 	}
 	if c.borrowed == nil {
 		c.borrowed = map[[2]any]bool{}
-		c.eachFieldStore(func(_ *ssa.Function, st *ssa.Store, sfa *ssa.FieldAddr) {
+		c.eachFieldStore(func(fn *ssa.Function, st *ssa.Store, sfa *ssa.FieldAddr) {
 			prm, ok := unslice(st.Val).(*ssa.Parameter)
 			if !ok || isReceiver(prm) || !sharesBacking(prm.Type()) {
 				return
@@ -202,12 +202,45 @@ func (c *checker) borrowedField(addr ssa.Value) bool {
 			if sizeGuardedStore(st, prm) {
 				return
 			}
+			// NewBuffer(b) wrapping b in a new object, called only with
+			// fresh memory (NewBuffer(make([]byte, 0, 256)) in a pool's
+			// New): the object owns it (istio/istio#8361's proto.Buffer).
+			if _, fresh := sfa.X.(*ssa.Alloc); fresh && c.freshArgs(fn, prm) {
+				return
+			}
 			if sn, ok := types.Unalias(derefType(sfa.X.Type())).(*types.Named); ok {
 				c.borrowed[[2]any{sn.Origin().Obj(), sfa.Field}] = true
 			}
 		})
 	}
 	return c.borrowed[[2]any{n.Origin().Obj(), fa.Field}]
+}
+
+// freshArgs reports whether every call of fn in the package, and there is
+// one, passes fresh memory (a make) as its parameter prm.
+func (c *checker) freshArgs(fn *ssa.Function, prm *ssa.Parameter) bool {
+	idx := paramIndex(fn, prm)
+	sites := c.callSitesOf(fn)
+	if idx < 0 || len(sites) == 0 {
+		return false
+	}
+	for _, cs := range sites {
+		com := cs.Common()
+		if com.IsInvoke() || idx >= len(com.Args) {
+			return false
+		}
+		switch x := unslice(com.Args[idx]).(type) {
+		case *ssa.MakeSlice:
+		case *ssa.Alloc:
+			// make([]byte, 0, 256) of constant size: a new array
+			if _, arr := derefType(x.Type()).Underlying().(*types.Array); !arr {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // notOwned reports whether addr is a field whose memory the object does

@@ -1349,6 +1349,12 @@ func storesVarMake(fn *ssa.Function, al map[ssa.Value]bool) bool {
 			if !ok || !al[st.Addr] {
 				continue
 			}
+			if _, ok := st.Addr.(*ssa.FieldAddr); ok {
+				// Another field of a struct that holds the buffer
+				// (r.accumulated next to r.pooled): the buffer keeps its
+				// size (darksworm/argonaut#250's fix).
+				continue
+			}
 			v := st.Val
 			if sl, ok := v.(*ssa.Slice); ok {
 				v = sl.X

@@ -144,6 +144,9 @@ func (c *checker) checkDeferredHandOffs(fn *ssa.Function, t *tracker, p *putSite
 		}
 	}
 	for _, h := range hs {
+		if p.cond && flagSetAfter(fn, p, h.instr) {
+			continue
+		}
 		registered := precedes(p.instr, h.instr)
 		found := false
 		t.walkAfterHandOff(h.instr, func(instr ssa.Instruction, _ *path) action {
@@ -167,6 +170,58 @@ func (c *checker) checkDeferredHandOffs(fn *ssa.Function, t *tracker, p *putSite
 			return
 		}
 	}
+}
+
+// flagSetAfter reports whether the deferred closure of the conditional Put
+// p branches on a boolean variable of fn that fn sets after the hand-off
+// h: the author skips the Put on the path where the user outlives
+// (projectdiscovery/nuclei#7378's runtimeAbandoned).
+func flagSetAfter(fn *ssa.Function, p *putSite, h ssa.Instruction) bool {
+	d, ok := p.instr.(*ssa.Defer)
+	if !ok {
+		return false
+	}
+	mc, ok := d.Call.Value.(*ssa.MakeClosure)
+	if !ok {
+		return false
+	}
+	cf, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return false
+	}
+	for _, b := range cf.Blocks {
+		ifi, ok := lastInstr(b).(*ssa.If)
+		if !ok {
+			continue
+		}
+		cond := ifi.Cond
+		if not, ok := cond.(*ssa.UnOp); ok && not.Op == token.NOT {
+			cond = not.X
+		}
+		ld, ok := cond.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			continue
+		}
+		fv, ok := ld.X.(*ssa.FreeVar)
+		if !ok {
+			continue
+		}
+		for i, q := range cf.FreeVars {
+			if q != fv || i >= len(mc.Bindings) {
+				continue
+			}
+			cell, ok := mc.Bindings[i].(*ssa.Alloc)
+			if !ok {
+				continue
+			}
+			for _, r := range *cell.Referrers() {
+				if st, ok := r.(*ssa.Store); ok && st.Addr == cell && st.Parent() == fn && isConst(st.Val) && st.Block() != h.Block() && mayPrecede(h, st) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // reportKept reports the call h of fn that passes memory of the object of

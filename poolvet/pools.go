@@ -2508,7 +2508,12 @@ func isSizeOf(v, obj ssa.Value) bool {
 		return (name == "Cap" || name == "Len") && of(com.Value)
 	}
 	if bi, ok := com.Value.(*ssa.Builtin); ok {
-		return (bi.Name() == "cap" || bi.Name() == "len") && len(com.Args) == 1 && of(com.Args[0])
+		if bi.Name() != "cap" && bi.Name() != "len" || len(com.Args) != 1 {
+			return false
+		}
+		// cap(b.Bytes()) with a getter returning b's buffer field
+		// (istio/istio#8361's PutBuffer).
+		return of(com.Args[0]) || of(getterReceiver(com.Args[0]))
 	}
 	callee := com.StaticCallee()
 	if callee == nil || callee.Signature.Recv() == nil || len(com.Args) != 1 {
@@ -2516,6 +2521,32 @@ func isSizeOf(v, obj ssa.Value) bool {
 	}
 	name := callee.Name()
 	return (name == "Cap" || name == "Len") && of(com.Args[0])
+}
+
+// getterReceiver returns the receiver of v when v calls a method whose
+// body only returns a field of its receiver (func (b *Buffer) Bytes()
+// []byte { return b.buf }), else nil.
+func getterReceiver(v ssa.Value) ssa.Value {
+	call, ok := v.(*ssa.Call)
+	if !ok || len(call.Call.Args) != 1 {
+		return nil
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee.Signature.Recv() == nil || len(callee.Params) != 1 || len(callee.Blocks) != 1 {
+		return nil
+	}
+	ret, ok := lastInstr(callee.Blocks[0]).(*ssa.Return)
+	if !ok || len(ret.Results) != 1 {
+		return nil
+	}
+	ld, ok := ret.Results[0].(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil
+	}
+	if fa, ok := ld.X.(*ssa.FieldAddr); ok && fa.X == callee.Params[0] {
+		return call.Call.Args[0]
+	}
+	return nil
 }
 
 // sizedPart reports whether x, whose size a guard compares, is obj or part

@@ -205,3 +205,43 @@ func waitThenPut(work chan *bytes.Buffer, done, stop chan struct{}) {
 	}
 	putBody(buf)
 }
+
+// uploadFlagged defers a Put that it skips on the path where Upload
+// returned while the worker may still hold buf: the flag is set after
+// the hand-off, exactly then (projectdiscovery/nuclei#7378).
+func uploadFlagged(ctx context.Context, send func(*bytes.Buffer) error) error {
+	buf := bodyPool.Get().(*bytes.Buffer)
+	abandoned := false
+	defer func() {
+		if abandoned || buf.Cap() > 64<<10 {
+			return
+		}
+		bodyPool.Put(buf)
+	}()
+	buf.Reset()
+	if err := Upload(ctx, buf, send); err != nil {
+		if ctx.Err() != nil {
+			abandoned = true
+		}
+		return err
+	}
+	return nil
+}
+
+// uploadFlaggedBefore sets its flag only before the hand-off: the Put
+// still runs while the worker holds buf.
+func uploadFlaggedBefore(ctx context.Context, send func(*bytes.Buffer) error, keep bool) error {
+	buf := bodyPool.Get().(*bytes.Buffer)
+	skip := false
+	defer func() {
+		if skip || buf.Cap() > 64<<10 {
+			return
+		}
+		bodyPool.Put(buf)
+	}()
+	if keep {
+		skip = true
+	}
+	buf.Reset()
+	return Upload(ctx, buf, send) // want `buf is handed to Upload, which passes it on to a user that outlives the call`
+}

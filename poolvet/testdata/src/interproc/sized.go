@@ -66,3 +66,28 @@ func (p *FixedPool) Get() *[]byte { // want Get:`pool:get`
 func (p *FixedPool) Put(bp *[]byte) { // want Put:`pool:put\(1\)`
 	p.pool.Put(bp)
 }
+
+// streamReader keeps its pooled read buffer next to an accumulator it
+// sizes from the caller's configuration: the pooled buffers keep the one
+// size of the pool's New (darksworm/argonaut#250's fix).
+type streamReader struct {
+	pooled *[]byte
+	buf    []byte
+	acc    []byte
+}
+
+var readBufs = sync.Pool{New: func() any { b := make([]byte, 4096); return &b }}
+
+func newStreamReader(accSize int) *streamReader {
+	bp := readBufs.Get().(*[]byte)
+	r := &streamReader{pooled: bp, buf: *bp}
+	r.acc = make([]byte, 0, accSize)
+	return r
+}
+
+func (r *streamReader) Close() {
+	if r.pooled != nil {
+		readBufs.Put(r.pooled)
+		r.pooled = nil
+	}
+}
