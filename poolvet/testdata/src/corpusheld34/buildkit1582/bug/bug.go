@@ -17,9 +17,8 @@ import (
 	"hash"
 	"io"
 	"os"
+	"sync"
 )
-
-import "sync"
 
 var pool32K = sync.Pool{
 	New: func() interface{} { return make([]byte, 32*1024) }, // 32K

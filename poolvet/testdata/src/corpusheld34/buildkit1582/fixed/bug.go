@@ -10,9 +10,8 @@ import (
 	"hash"
 	"io"
 	"os"
+	"sync"
 )
-
-import "sync"
 
 var pool32K = sync.Pool{
 	New: func() interface{} {
