@@ -67,8 +67,21 @@ func (c *checker) staleFields(id any) (fieldSet, token.Pos) {
 				if obj == nil {
 					continue
 				}
+				mask := scalarFields(st, c.pass.Pkg) & written[derefType(obj.Type())]
 				u, pos := c.fieldFlow(fn, obj, g.call, 0)
-				r := staleRead{fields: u.reads & scalarFields(st) & written[derefType(obj.Type())], pos: pos}
+				reads := u.reads & mask
+				if returned(obj) {
+					// A getter or decoder that returns the object: its
+					// callers read it next (grafana/mimir#12652's
+					// Unmarshal, which sets CreatedTimestamp only when
+					// present).
+					r, rpos := c.staleThroughReturns(fn, u.writes, mask, 2)
+					if reads == 0 && r != 0 {
+						pos = rpos
+					}
+					reads |= r
+				}
+				r := staleRead{fields: reads, pos: pos}
 				if r.fields != 0 {
 					old := c.stale[gid]
 					if old.fields == 0 {
@@ -82,6 +95,36 @@ func (c *checker) staleFields(id any) (fieldSet, token.Pos) {
 	}
 	s := c.stale[id]
 	return s.fields, s.pos
+}
+
+// staleThroughReturns returns the fields in mask that callers of fn, which
+// returns a pooled object with the fields written set on every path, read
+// before writing, following callers that return it too (depth more levels), and
+// where the first such read is.
+func (c *checker) staleThroughReturns(fn *ssa.Function, written, mask fieldSet, depth int) (fieldSet, token.Pos) {
+	var reads fieldSet
+	var pos token.Pos
+	for _, cs := range c.callSitesOf(fn) {
+		call, ok := cs.(*ssa.Call)
+		if !ok || cs.Parent() == fn {
+			continue
+		}
+		u, p := c.fieldFlow(cs.Parent(), call, call, 0)
+		if r := u.reads & mask &^ written; r != 0 {
+			if reads == 0 {
+				pos = p
+			}
+			reads |= r
+		}
+		if depth > 0 && returned(call) {
+			r, p := c.staleThroughReturns(cs.Parent(), written|u.writes, mask, depth-1)
+			if reads == 0 && r != 0 {
+				pos = p
+			}
+			reads |= r
+		}
+	}
+	return reads, pos
 }
 
 // assertedStruct returns the value a Get's result is asserted to, when it
@@ -114,15 +157,41 @@ func assertedStruct(call *ssa.Call) (ssa.Value, *types.Struct) {
 }
 
 // scalarFields returns the fields of st of basic type, but not
-// unsafe.Pointer.
-func scalarFields(st *types.Struct) fieldSet {
+// unsafe.Pointer, and those of a struct type of pkg made of such fields.
+func scalarFields(st *types.Struct, pkg *types.Package) fieldSet {
 	var s fieldSet
 	for i := 0; i < st.NumFields() && i < 64; i++ {
-		if b, ok := st.Field(i).Type().Underlying().(*types.Basic); ok && b.Kind() != types.UnsafePointer {
+		if isScalar(st.Field(i).Type()) || scalarStruct(st.Field(i).Type(), pkg) {
 			s |= 1 << i
 		}
 	}
 	return s
+}
+
+// isScalar reports whether t is a basic type other than unsafe.Pointer.
+func isScalar(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() != types.UnsafePointer
+}
+
+// scalarStruct reports whether t is a struct type of pkg (or unnamed)
+// whose fields are all scalars: a record of numbers such as a series'
+// metadata refs (cortexproject/cortex#7299), not a mutex or a type of
+// another package.
+func scalarStruct(t types.Type, pkg *types.Package) bool {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || st.NumFields() == 0 {
+		return false
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != pkg {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if !isScalar(st.Field(i).Type()) {
+			return false
+		}
+	}
+	return true
 }
 
 // writtenFields returns, for each struct type, the fields that some code
@@ -207,6 +276,11 @@ func (c *checker) fieldFlow(fn *ssa.Function, obj ssa.Value, start ssa.Instructi
 				read = allFields // the whole struct is read
 			} else if fa, ok := x.X.(*ssa.FieldAddr); ok && direct[fa.X] && fa.Field < 64 && !onlyDecides(x) {
 				read = 1 << fa.Field
+			} else if fa, ok := x.X.(*ssa.FieldAddr); ok && !onlyDecides(x) {
+				// ts.Metadata.HelpRef: a read of the field Metadata.
+				if outer, ok := fa.X.(*ssa.FieldAddr); ok && direct[outer.X] && outer.Field < 64 {
+					read = 1 << outer.Field
+				}
 			}
 			if r := read &^ s; r != 0 && record {
 				if use.reads&r != r && firstRead == token.NoPos {
@@ -395,18 +469,34 @@ func (c *checker) checkStalePut(fn *ssa.Function, p *putSite, gets []getSite) {
 		return
 	}
 	st, ok := derefStruct(p.key.v.Type())
-	if !ok || c.resetsObj(fn, p.key) {
+	if !ok {
 		return
 	}
 	var mine fieldSet
+	got := false
 	for _, g := range gets {
 		if g.prim != syncGet || len(g.args) == 0 || !c.flowsFrom(p.key.v, g.call) || !sameID(poolID(g.args[0]), id) {
 			continue
 		}
+		got = true
 		if obj, _ := assertedStruct(g.call); obj != nil {
 			u, _ := c.fieldFlow(fn, obj, g.call, 0)
 			mine |= u.may
 		}
+	}
+	switch {
+	case got:
+		if c.resetsObj(fn, p.key) {
+			return
+		}
+	case c.clearsFields(fn, p) >= 2 && !c.resetCalled(fn, p):
+		// A release function (ReuseTimeseries) that clears fields
+		// itself before the Put: it puts back whatever the user left in
+		// the others (grafana/mimir#12652). What its calls write is
+		// taken off below.
+		mine = allFields
+	default:
+		return
 	}
 	stale &= mine
 	if stale == 0 {
@@ -420,12 +510,29 @@ func (c *checker) checkStalePut(fn *ssa.Function, p *putSite, gets []getSite) {
 				if fa, ok := s.Addr.(*ssa.FieldAddr); ok && al[fa.X] && fa.Field < 64 && isZeroConst(s.Val) {
 					stale &^= 1 << fa.Field
 				}
+				// ts.Metadata.Type = 0: the record is being cleared.
+				if fa, ok := s.Addr.(*ssa.FieldAddr); ok && isZeroConst(s.Val) {
+					if outer, ok := fa.X.(*ssa.FieldAddr); ok && al[outer.X] && outer.Field < 64 {
+						stale &^= 1 << outer.Field
+					}
+				}
 				if c.flowsFrom(s.Addr, p.key.v) {
 					return // *obj = T{}
 				}
 			}
 			if ci, ok := instr.(ssa.CallInstruction); ok {
 				stale &^= zeroedByCall(ci.Common(), al) // buf.ResizeNoShrink(0)
+				if !got {
+					// clearMeta(ts), ClearExemplars(ts): what the
+					// release function's helpers write.
+					if g := ci.Common().StaticCallee(); g != nil && g.Pkg == fn.Pkg {
+						for j, a := range callArgs(ci.Common()) {
+							if al[a] {
+								stale &^= recvWrites(g, j, map[*ssa.Function]bool{})
+							}
+						}
+					}
+				}
 			}
 		}
 	}
@@ -445,6 +552,57 @@ func (c *checker) checkStalePut(fn *ssa.Function, p *putSite, gets []getSite) {
 	c.report(checkNoReset, p.instr.Pos(), nil,
 		"%s goes back to the pool with %s still set, and a user of the pool reads it before writing it (%s): the next user sees this one's value; clear it before the Put or after the Get",
 		c.objName(p), what, c.shortPos(pos))
+}
+
+// clearsFields returns how many fields of the object of p fn clears
+// itself: a store of nil, zero or a truncation to length zero.
+func (c *checker) clearsFields(fn *ssa.Function, p *putSite) int {
+	al := c.aliasesOf(fn, p.key, true)
+	var cleared fieldSet
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			fa, ok := st.Addr.(*ssa.FieldAddr)
+			if !ok || !al[fa.X] || fa.Field >= 64 {
+				continue
+			}
+			if sl, ok := st.Val.(*ssa.Slice); ok && sl.High != nil && isConstN(sl.High, 0) || isNil(st.Val) || isZeroConst(st.Val) {
+				cleared |= 1 << fa.Field
+			}
+		}
+	}
+	return bits.OnesCount64(uint64(cleared))
+}
+
+// resetCalled reports whether fn calls a method of the object of p named
+// like a reset, or a function that resets the object before its Put.
+func (c *checker) resetCalled(fn *ssa.Function, p *putSite) bool {
+	al := c.aliasesOf(fn, p.key, true)
+	for _, com := range resetCalls(fn) {
+		// ts.Reset(), not a helper clearing one field (ClearExemplars(ts)),
+		// whose writes are taken off the stale fields.
+		if g := com.StaticCallee(); g.Signature.Recv() != nil && al[com.Args[0]] && types.Identical(com.Args[0].Type(), p.key.v.Type()) {
+			return true
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if ci, ok := instr.(ssa.CallInstruction); ok {
+				com := ci.Common()
+				if ce, ok := c.calleeOf(com); ok && ce.sum != nil {
+					for i, a := range callArgs(com) {
+						if al[a] && ce.sum.putParams[i].resets {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // zeroedByCall returns the fields of the object (al holds its aliases)

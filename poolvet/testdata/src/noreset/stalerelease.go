@@ -1,0 +1,96 @@
+package noreset
+
+import "sync"
+
+// A decoded wseries whose decoder sets CreatedTimestamp and Meta only when
+// they are on the wire, and a release function that clears the slices but
+// not those (grafana/mimir#12652, cortexproject/cortex#7299).
+
+type seriesMeta struct {
+	Type    int32
+	HelpRef uint32
+}
+
+type wseries struct {
+	Labels  []string
+	Samples []float64
+	Created int64
+	Meta    seriesMeta
+}
+
+var wseriesPool = sync.Pool{New: func() any { return new(wseries) }}
+
+func seriesFromPool() *wseries { return wseriesPool.Get().(*wseries) }
+
+type wire struct {
+	labels  []string
+	created int64
+	meta    *seriesMeta
+}
+
+func decodeSeries(w wire) (*wseries, error) {
+	s := seriesFromPool()
+	s.Labels = append(s.Labels, w.labels...)
+	if w.created != 0 {
+		s.Created = w.created
+	}
+	if w.meta != nil {
+		s.Meta = *w.meta
+	}
+	return s, nil
+}
+
+func releaseSeries(s *wseries) {
+	s.Labels = s.Labels[:0]
+	s.Samples = s.Samples[:0]
+	wseriesPool.Put(s) // want `s goes back to the pool with fields Created and Meta still set, and a user of the pool reads it before writing it \(stalerelease.go:64\)`
+}
+
+// releaseSeriesClean clears them too: fine.
+func releaseSeriesClean(s *wseries) {
+	s.Labels = s.Labels[:0]
+	s.Samples = s.Samples[:0]
+	s.Created = 0
+	s.Meta.Type, s.Meta.HelpRef = 0, 0
+	wseriesPool.Put(s)
+}
+
+func ingest(ws []wire, emit func(int64, uint32)) {
+	for _, w := range ws {
+		s, err := decodeSeries(w)
+		if err != nil {
+			continue
+		}
+		emit(s.Created, s.Meta.HelpRef)
+		releaseSeries(s)
+	}
+}
+
+// relCounter is released by a function that clears one field only: no
+// sign that it means to reset the object, so the rule stays silent.
+type relCounter struct {
+	Name string
+	N    int64
+	Seen int64
+}
+
+var relCounterPool = sync.Pool{New: func() any { return new(relCounter) }}
+
+func newCounter(name string, n int64) *relCounter {
+	c := relCounterPool.Get().(*relCounter)
+	c.Name = name
+	if n > 0 {
+		c.N = n
+	}
+	return c
+}
+
+func useCounter(name string, n int64) int64 {
+	c := newCounter(name, n)
+	return c.N + c.Seen
+}
+
+func releaseCounter(c *relCounter) {
+	c.Name = ""
+	relCounterPool.Put(c)
+}
