@@ -64,6 +64,7 @@ import (
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut31 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut32 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut33 -v
+//	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut34 -v
 
 // strictRecall is the recall that POOLVET_CORPUS_STRICT=1 requires.
 const strictRecall = 0.90
@@ -703,4 +704,17 @@ func TestCorpusHeldOut33(t *testing.T) {
 		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
 	}
 	scoreCorpus(t, "corpusheld33")
+}
+
+// TestCorpusHeldOut34 scores the thirty-fourth held-out part, written on
+// 2026-11-24 at the start of the sixteenth session by three helpers by
+// domain (RPC and serialization; proxies, tunnels and peer-to-peer;
+// developer platforms and tools), with part 33's sources added to what
+// they had to avoid. It was scored once, after its duplicate checks, at
+// the analyzer of the last clean sweep.
+func TestCorpusHeldOut34(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld34")
 }
