@@ -264,6 +264,16 @@ func (c *checker) fieldFlow(fn *ssa.Function, obj ssa.Value, start ssa.Instructi
 				}
 				return s | 1<<fa.Field
 			}
+			// s.limit = n with limit a field of the embedded record
+			// s.ssave: a write of ssave, as its nested reads are reads.
+			if fa, ok := x.Addr.(*ssa.FieldAddr); ok {
+				if outer, ok := fa.X.(*ssa.FieldAddr); ok && direct[outer.X] && outer.Field < 64 {
+					if record {
+						use.may |= 1 << outer.Field
+					}
+					return s | 1<<outer.Field
+				}
+			}
 			if direct[x.Val] {
 				return allFields // stored elsewhere: whoever holds it may write it
 			}
@@ -274,7 +284,7 @@ func (c *checker) fieldFlow(fn *ssa.Function, obj ssa.Value, start ssa.Instructi
 			var read fieldSet
 			if direct[x.X] {
 				read = allFields // the whole struct is read
-			} else if fa, ok := x.X.(*ssa.FieldAddr); ok && direct[fa.X] && fa.Field < 64 && !onlyDecides(x) {
+			} else if fa, ok := x.X.(*ssa.FieldAddr); ok && direct[fa.X] && fa.Field < 64 && !onlyDecides(x) && !onlyEmptied(x) {
 				read = 1 << fa.Field
 			} else if fa, ok := x.X.(*ssa.FieldAddr); ok && !onlyDecides(x) {
 				// ts.Metadata.HelpRef: a read of the field Metadata.
@@ -420,6 +430,22 @@ type paramKey struct {
 	fn    *ssa.Function
 	i     int
 	depth int
+}
+
+// onlyEmptied reports whether v is used only re-sliced to length zero
+// (c.treePath = c.treePath[0:0]): its value is dropped, not read.
+func onlyEmptied(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil || len(*refs) == 0 {
+		return false
+	}
+	for _, r := range *refs {
+		sl, ok := r.(*ssa.Slice)
+		if !ok || sl.High == nil || !isConstN(sl.High, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // onlyDecides reports whether v is used only to decide a branch: in an if,

@@ -94,3 +94,85 @@ func releaseCounter(c *relCounter) {
 	c.Name = ""
 	relCounterPool.Put(c)
 }
+
+// scanState is fmt's ss: the Get path writes the fields of the embedded
+// record one by one, and the release function clears two fields; the
+// record is not stale (silent).
+type scanRecord struct {
+	valid bool
+	limit int
+}
+
+type scanState struct {
+	scanRecord
+	buf   []byte
+	rs    []rune
+	count int
+}
+
+var scanStates = sync.Pool{New: func() any { return new(scanState) }}
+
+func newScanState(limit int) *scanState {
+	s := scanStates.Get().(*scanState)
+	s.valid = true
+	s.limit = limit
+	s.count = 0
+	return s
+}
+
+func scanAll(limit int) int {
+	s := newScanState(limit)
+	n := 0
+	if s.valid {
+		n = s.limit + s.count
+	}
+	releaseScanState(s)
+	return n
+}
+
+// restore puts back a saved record, as fmt's free does for a recursive
+// scan.
+func (s *scanState) restore(old scanRecord) { s.scanRecord = old }
+
+func releaseScanState(s *scanState) {
+	s.buf = s.buf[:0]
+	s.rs = nil
+	scanStates.Put(s)
+}
+
+// treeCtx empties its path field on every Get by re-slicing it to zero
+// length: that drops the old value, it does not read it (gofiber/fiber's
+// treePath; silent).
+type treeCtx struct {
+	treePath string
+	route    *int
+	handler  *int
+}
+
+var treeCtxs = sync.Pool{New: func() any { return new(treeCtx) }}
+
+func (c *treeCtx) paths(p string) {
+	c.treePath = c.treePath[0:0]
+	if len(p) >= 3 {
+		c.treePath = p[:3]
+	}
+}
+
+func acquireTreeCtx(p string) *treeCtx {
+	c := treeCtxs.Get().(*treeCtx)
+	c.paths(p)
+	return c
+}
+
+func serveTree(p string) int {
+	c := acquireTreeCtx(p)
+	n := len(c.treePath)
+	releaseTreeCtx(c)
+	return n
+}
+
+func releaseTreeCtx(c *treeCtx) {
+	c.route = nil
+	c.handler = nil
+	treeCtxs.Put(c)
+}
