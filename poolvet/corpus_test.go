@@ -65,6 +65,7 @@ import (
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut32 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut33 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut34 -v
+//	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut35 -v
 
 // strictRecall is the recall that POOLVET_CORPUS_STRICT=1 requires.
 const strictRecall = 0.90
@@ -717,4 +718,17 @@ func TestCorpusHeldOut34(t *testing.T) {
 		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
 	}
 	scoreCorpus(t, "corpusheld34")
+}
+
+// TestCorpusHeldOut35 scores the thirty-fifth held-out part, written on
+// 2026-11-24 in the sixteenth session by three helpers by domain (search
+// and machine-learning infrastructure; chat, game and mail servers;
+// document, text and media processing), with part 34's sources added to
+// what they had to avoid. It was scored once, after its duplicate checks,
+// at the analyzer of the last clean sweep.
+func TestCorpusHeldOut35(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld35")
 }
