@@ -259,9 +259,11 @@ func (c *checker) putFollows(t *tracker, h ssa.Instruction, p *putSite) bool {
 		// The callee hands the object off only when it returns a nil
 		// error: follow the paths where the caller found it nil.
 		t.seed = map[ssa.Value]bool{}
-		for _, r := range *errv.Referrers() {
-			if bin, ok := r.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) && (isNil(bin.X) || isNil(bin.Y)) {
-				t.seed[bin] = bin.Op == token.EQL
+		for _, v := range errReads(errv) {
+			for _, r := range *v.Referrers() {
+				if bin, ok := r.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) && (isNil(bin.X) || isNil(bin.Y)) {
+					t.seed[bin] = bin.Op == token.EQL
+				}
 			}
 		}
 		defer func() { t.seed = nil }()
@@ -274,6 +276,36 @@ func (c *checker) putFollows(t *tracker, h ssa.Instruction, p *putSite) bool {
 		return next
 	})
 	return found
+}
+
+// errReads returns errv and its reloads: if err = send(b); err != nil,
+// with err a variable (a captured one, say) stored and loaded again in
+// the same block, with no other store between.
+func errReads(errv ssa.Value) []ssa.Value {
+	out := []ssa.Value{errv}
+	for _, r := range *errv.Referrers() {
+		st, ok := r.(*ssa.Store)
+		if !ok || st.Val != errv {
+			continue
+		}
+		after := false
+		for _, instr := range st.Block().Instrs {
+			if instr == st {
+				after = true
+				continue
+			}
+			if !after {
+				continue
+			}
+			if s2, ok := instr.(*ssa.Store); ok && s2.Addr == st.Addr {
+				break
+			}
+			if ld, ok := instr.(*ssa.UnOp); ok && ld.Op == token.MUL && ld.X == st.Addr {
+				out = append(out, ld)
+			}
+		}
+	}
+	return out
 }
 
 // successOnly returns the error result of h, a call to a function of the

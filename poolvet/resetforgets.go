@@ -3,6 +3,7 @@ package poolvet
 import (
 	"go/token"
 	"go/types"
+	"math/bits"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -49,6 +50,9 @@ func (c *checker) checkResetForgets(fn *ssa.Function) {
 			}
 		}
 	}
+	if (fn.Name() == "Reset" || fn.Name() == "reset") && c.reportForgottenScalars(fn, n, st, touched) {
+		return
+	}
 	count := 0
 	for f := 0; f < st.NumFields(); f++ {
 		if reset&(1<<f) != 0 {
@@ -71,6 +75,118 @@ func (c *checker) checkResetForgets(fn *ssa.Function) {
 			fn.Name(), count, n.Obj().Name(), st.Field(f).Name(), grown[f], n.Obj().Name())
 		return
 	}
+}
+
+// reportForgottenScalars reports the Reset method fn of the pooled type n
+// (named Reset or reset: ResetWriter and the like re-target the object
+// and keep its options on purpose)
+// (touched: the fields of its receiver it writes or hands to a call) when
+// it leaves a number, string or boolean field that other methods of the
+// type keep as state: one writes it, and one reads it before writing it
+// (dgrr/http2 28da461d: HPack.Reset kept tableSize and maxTableSize, so
+// the next connection started with the last one's table size). Fields
+// written outside the type's methods (by a constructor, a getter that
+// sets them after Get) are left alone.
+func (c *checker) reportForgottenScalars(fn *ssa.Function, n *types.Named, st *types.Struct, touched fieldSet) bool {
+	recv := fn.Params[0]
+	// A Reset that writes two fields or more is judged at the Puts after
+	// it, against the fields setters set (checkStalePut's setFields):
+	// this is for the Reset that clears by other means (delete, a
+	// callee) or one field only.
+	if bits.OnesCount64(uint64(c.paramFieldUse(fn, 0, 0).may|recvWrites(fn, 0, map[*ssa.Function]bool{}))) >= 2 {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Store:
+				if x.Addr == recv {
+					return false // *r = T{}
+				}
+			case ssa.CallInstruction:
+				// r.clearState(), reset(r): what the callee writes.
+				g := x.Common().StaticCallee()
+				if g == nil {
+					continue
+				}
+				for j, a := range callArgs(x.Common()) {
+					if a == recv {
+						if g.Pkg != fn.Pkg {
+							return false // unknown code given the receiver
+						}
+						touched |= recvWrites(g, j, map[*ssa.Function]bool{fn: true})
+					}
+				}
+			}
+		}
+	}
+	var cand fieldSet
+	for f := 0; f < st.NumFields() && f < 64; f++ {
+		if touched&(1<<f) == 0 && isScalar(st.Field(f).Type()) && !st.Field(f).Embedded() {
+			cand |= 1 << f
+		}
+	}
+	if cand == 0 {
+		return false
+	}
+	// Who writes each candidate: a method of n (other than a reset), or
+	// anything else, which rules the field out.
+	var byMethod, other fieldSet
+	c.eachFieldStore(func(g *ssa.Function, _ *ssa.Store, fa *ssa.FieldAddr) {
+		if fa.Field >= 64 || cand&(1<<fa.Field) == 0 {
+			return
+		}
+		fn2, ok := types.Unalias(derefType(fa.X.Type())).(*types.Named)
+		if !ok || fn2.Obj() != n.Obj() {
+			return
+		}
+		if g.Signature.Recv() != nil && len(g.Params) > 0 && fa.X == g.Params[0] && g.Parent() == nil {
+			if !isResetName(g.Name()) {
+				byMethod |= 1 << fa.Field
+			}
+			return
+		}
+		other |= 1 << fa.Field
+	})
+	cand &= byMethod &^ other
+	if cand == 0 {
+		return false
+	}
+	// Read before written by a method of n.
+	var stale fieldSet
+	reader := ""
+	for _, g := range c.funcs {
+		if g == fn || g.Parent() != nil || g.Signature.Recv() == nil || len(g.Params) == 0 || isResetName(g.Name()) {
+			continue
+		}
+		rn, ok := types.Unalias(derefType(g.Params[0].Type())).(*types.Named)
+		if !ok || rn.Obj() != n.Obj() || !isPointer(g.Params[0].Type()) {
+			continue
+		}
+		if r := c.paramFieldUse(g, 0, 0).reads & cand; r != 0 {
+			if stale == 0 {
+				reader = g.Name()
+			}
+			stale |= r
+		}
+	}
+	if stale == 0 {
+		return false
+	}
+	var names []string
+	for f := 0; f < st.NumFields() && f < 64; f++ {
+		if stale&(1<<f) != 0 {
+			names = append(names, st.Field(f).Name())
+		}
+	}
+	what := "field " + names[0]
+	if len(names) > 1 {
+		what = "fields " + joinNames(names)
+	}
+	c.report(checkNoReset, fn.Pos(), nil,
+		"%s leaves the %s of %s as the last user set it, and %s reads it before writing it: a pooled %s carries that value to its next user; clear it here",
+		fn.Name(), what, n.Obj().Name(), reader, n.Obj().Name())
+	return true
 }
 
 // pooledTypes returns the named types of the package that a sync.Pool Put

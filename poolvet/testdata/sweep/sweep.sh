@@ -25,7 +25,11 @@ WORK=${WORK:-/tmp/poolvet-sweep}
 mkdir -p "$WORK/mod"
 
 echo "building poolvet from $root"
-(cd "$root" && go build -o "$WORK/poolvet" ./cmd/poolvet)
+# A build ID of its own makes this binary's content unique, and with it the
+# tool ID go vet keys its cache on: a vet of the same packages by an
+# identical binary run for facts only (as a dependency of another vet)
+# would otherwise be replayed here with its reports left out.
+(cd "$root" && go build -ldflags="-buildid=sweep-$(date +%s)-$$" -o "$WORK/poolvet" ./cmd/poolvet)
 
 cp "$here/sweep.mod" "$WORK/mod/go.mod"
 cd "$WORK/mod"
