@@ -36,6 +36,9 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 		c.checkViewAfterPut(fn)
 		return
 	}
+	if *enabled[checkNoReset] {
+		c.checkArmedTimers(fn, gets)
+	}
 	c.checkPutPaths(fn, puts)
 	c.checkViewAfterPut(fn) // after checkPutPaths, which says it better where both see it
 	c.checkHandOffs(fn, puts)
