@@ -1126,6 +1126,14 @@ func poolID(v ssa.Value) any {
 		if n, ok := types.Unalias(derefType(x.X.Type())).(*types.Named); ok {
 			return [2]any{n.Origin().Obj(), x.Field}
 		}
+	case *ssa.IndexAddr:
+		// pools[bits(n)] of var pools [N]sync.Pool: a table of size
+		// classes whose pools all hold one type (gonum/matrix#226).
+		if g, ok := x.X.(*ssa.Global); ok {
+			if a, ok := derefType(g.Type()).Underlying().(*types.Array); ok && isPoolType(types.NewPointer(a.Elem())) {
+				return g
+			}
+		}
 	}
 	return nil
 }
