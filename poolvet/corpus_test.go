@@ -66,6 +66,7 @@ import (
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut33 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut34 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut35 -v
+//	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut36 -v
 
 // strictRecall is the recall that POOLVET_CORPUS_STRICT=1 requires.
 const strictRecall = 0.90
@@ -731,4 +732,17 @@ func TestCorpusHeldOut35(t *testing.T) {
 		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
 	}
 	scoreCorpus(t, "corpusheld35")
+}
+
+// TestCorpusHeldOut36 scores the thirty-sixth held-out part, written on
+// 2026-11-24 in the sixteenth session by three helpers by domain (ad-tech,
+// payments and trading; terminal and CLI tools; backup, sync and storage
+// gateways), with part 35's sources added to what they had to avoid. It
+// was scored once, after its duplicate checks, at the analyzer of the last
+// clean sweep.
+func TestCorpusHeldOut36(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld36")
 }
