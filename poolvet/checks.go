@@ -1131,12 +1131,16 @@ func poolID(v ssa.Value) any {
 		// classes whose pools all hold one type (gonum/matrix#226).
 		if g, ok := x.X.(*ssa.Global); ok {
 			if a, ok := derefType(g.Type()).Underlying().(*types.Array); ok && isPoolType(types.NewPointer(a.Elem())) {
-				return g
+				return poolArray{g}
 			}
 		}
 	}
 	return nil
 }
+
+// poolArray names the pools of a package-level array of pools (one per
+// size class, say) as one pool.
+type poolArray struct{ g *ssa.Global }
 
 // sizedOnGet reports whether some function of the package takes a buffer
 // from the pool at addr and gives it a size that the caller chooses
@@ -1144,7 +1148,9 @@ func poolID(v ssa.Value) any {
 // large as the largest request (buildbuddy-io/buildbuddy#12676).
 func (c *checker) sizedOnGet(addr ssa.Value) bool {
 	id := poolID(addr)
-	if id == nil {
+	if _, table := id.(poolArray); id == nil || table {
+		// A table's index is the size class: each of its pools gets
+		// buffers of one class (x/net/http2's bufPools).
 		return false
 	}
 	if c.sized == nil {
