@@ -1122,9 +1122,37 @@ func poolID(v ssa.Value) any {
 		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL && isPoolType(x.Type()) {
 			return poolID(fa)
 		}
+		// pool, a local *sync.Pool captured by a closure: the variable's
+		// cell, loaded; the pool is what the enclosing function stored
+		// there once.
+		if fv, ok := x.X.(*ssa.FreeVar); ok && x.Op == token.MUL && isPoolType(x.Type()) {
+			if fn := fv.Parent(); fn != nil {
+				if bs := bindingsOf(fn, fv); len(bs) == 1 {
+					if cell, ok := bs[0].(*ssa.Alloc); ok {
+						if v := onlyStored(cell); v != nil {
+							return poolID(v)
+						}
+					}
+				}
+			}
+		}
 	case *ssa.FieldAddr:
 		if n, ok := types.Unalias(derefType(x.X.Type())).(*types.Named); ok {
 			return [2]any{n.Origin().Obj(), x.Field}
+		}
+	case *ssa.Alloc:
+		// pool := &sync.Pool{...} or var pool sync.Pool in a function:
+		// the local pool itself.
+		if isPoolType(x.Type()) {
+			return x
+		}
+	case *ssa.FreeVar:
+		// The same pool captured by a closure (an HTTP middleware that
+		// makes its pool and returns a handler using it).
+		if fn := x.Parent(); fn != nil {
+			if bs := bindingsOf(fn, x); len(bs) == 1 {
+				return poolID(bs[0])
+			}
 		}
 	case *ssa.IndexAddr:
 		// pools[bits(n)] of var pools [N]sync.Pool: a table of size
@@ -3059,8 +3087,11 @@ func (c *checker) returnsRawGet(fn *ssa.Function) (string, bool) {
 // copies a whole pool into it. It returns the pool's name.
 func (c *checker) noNew(addr ssa.Value) (string, bool) {
 	base := stripIndex(addr)
-	if _, ptr := base.(*ssa.UnOp); ptr {
-		return "", false // var p = &sync.Pool{...}: its New is set in the literal
+	switch base.(type) {
+	case *ssa.UnOp, *ssa.Alloc, *ssa.FreeVar:
+		// var p = &sync.Pool{...}: its New is set in the literal; a local
+		// pool's New, in its function (checkNewNil follows it there).
+		return "", false
 	}
 	id := poolID(base)
 	if id == nil {
