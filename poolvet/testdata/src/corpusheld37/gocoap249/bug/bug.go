@@ -1,13 +1,14 @@
-// Package bug reproduces the shape of plgd-dev/go-coap commit 231b8cd
-// (https://github.com/plgd-dev/go-coap/commit/231b8cd): "tcp/udp/dtls: set
-// ctx to nil for released messages in pools". AcquireMessage stores the
+// Package bug reproduces the shape of plgd-dev/go-coap#249
+// (https://github.com/plgd-dev/go-coap/pull/249, commit 231b8cd): "tcp/udp/dtls:
+// set ctx to nil for released messages in pools". AcquireMessage stores the
 // caller's context in the pooled Message, and ReleaseMessage called Reset,
 // which clears code, token, options and payload but not ctx, before putting
 // the message back. Every idle message in the pool therefore kept the
 // context of its last request (and whatever that context references, such
 // as the connection and request-scoped values) alive. The fix sets ctx to nil
 // in ReleaseMessage before the Put.
-// Fixed twin: ReleaseMessage drops the context before the Put.
+// Check: noreset (the Put in ReleaseMessage of a message still holding the
+// previous request's context).
 package bug
 
 import (
@@ -90,6 +91,5 @@ func ReleaseMessage(req *Message) {
 	}
 	atomic.AddInt32(&currentMessagesInPool, 1)
 	req.Reset()
-	req.ctx = nil
-	messagePool.Put(req)
+	messagePool.Put(req) // want `noreset`
 }
