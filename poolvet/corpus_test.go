@@ -67,6 +67,7 @@ import (
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut34 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut35 -v
 //	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut36 -v
+//	POOLVET_HELDOUT=1 go test ./poolvet -run TestCorpusHeldOut37 -v
 
 // strictRecall is the recall that POOLVET_CORPUS_STRICT=1 requires.
 const strictRecall = 0.90
@@ -745,4 +746,17 @@ func TestCorpusHeldOut36(t *testing.T) {
 		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
 	}
 	scoreCorpus(t, "corpusheld36")
+}
+
+// TestCorpusHeldOut37 scores the thirty-seventh held-out part, written on
+// 2026-11-24 at the end of the sixteenth session by three helpers by
+// domain (IoT and industrial software; real-time media; workflow engines
+// and job queues), with part 36's sources added to what they had to
+// avoid. It was scored once, after its duplicate checks, at the analyzer
+// of the last clean sweep.
+func TestCorpusHeldOut37(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld37")
 }
