@@ -1,5 +1,6 @@
-// Package bug reproduces the shape of shengyanli1982/karta commit 9e0fa00
-// (https://github.com/shengyanli1982/karta/commit/9e0fa007c4f7ec8cf4ab2980c3ff4f2b68d297ed,
+// Package bug reproduces the shape of shengyanli1982/karta#29 (commit 9e0fa00,
+// https://github.com/shengyanli1982/karta/pull/29,
+// https://github.com/shengyanli1982/karta/commit/9e0fa007c4f7ec8cf4ab2980c3ff4f2b68d297ed,
 // "fix lease re-delivery handing the same *TaskEnvelope to two executors ...
 // eliminating double pool puts"): task envelopes come from a sync.Pool and the
 // pipeline keys its pending futures by envelope pointer. A lease scheduler can
