@@ -25,6 +25,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	if *enabled[checkNoReset] {
 		c.checkStaleElems(fn, puts) // a Reset method has no Put of its own
 		c.checkResetForgets(fn)
+		c.checkShadowedReset(fn)
 	}
 	c.checkPutInto(fn) // the Put is in a callee
 	c.checkElemsUsed(fn)
