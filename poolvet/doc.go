@@ -92,8 +92,9 @@
 //     Reset(nil) meant to clean the object failed; a *[]byte getter
 //     that hands out dirty buffers while another getter of the package
 //     clears them; a Reset that clears by other means than field stores
-//     and forgets a number a method keeps as state; and, before Go 1.23,
-//     a *time.Timer armed with Reset and put back without draining C.
+//     and forgets a number a method keeps as state; an empty Reset that
+//     shadows an embedded type's Reset; and, before Go 1.23, a
+//     *time.Timer armed with Reset and put back without draining C.
 //   - unbounded: a growable buffer (*bytes.Buffer, *strings.Builder, []byte,
 //     *[]T, a slice of slices, a struct whose bytes.Buffer or []byte field
 //     its users grow, a map filled in a loop) is put into a sync.Pool or a
