@@ -698,6 +698,9 @@ func (p *path) eval(v ssa.Value) (value, known bool) {
 				if value, known = implied(b, kv, x); known {
 					return value, known
 				}
+				if value, known = impliedField(b, kv, x); known {
+					return value, known
+				}
 			}
 		}
 	}
@@ -781,6 +784,88 @@ func implied(k *ssa.BinOp, kv bool, x *ssa.BinOp) (value, known bool) {
 		return false, true
 	}
 	return false, false
+}
+
+// impliedField evaluates x, a comparison of a field with a constant
+// (b.kind == "audio"), on a path where k, a comparison of the same field of
+// the same base with a constant, was kv (b.kind == "video" true): a field
+// the function never stores into holds one value, so the two tests exclude
+// each other (pion/ion-sfu eb01437's two Puts under codec tests).
+func impliedField(k *ssa.BinOp, kv bool, x *ssa.BinOp) (value, known bool) {
+	kb, kf, kc, ok1 := fieldConstTest(k)
+	xb, xf, xc, ok2 := fieldConstTest(x)
+	if !ok1 || !ok2 || !sameBase(kb, xb) || kf != xf || fieldStoredIn(x.Parent(), xb, xf) || fieldStoredIn(x.Parent(), kb, kf) {
+		return false, false
+	}
+	same := constant.Compare(kc.Value, token.EQL, xc.Value)
+	var eq bool // x's field == xc
+	switch kEq := (k.Op == token.EQL) == kv; {
+	case kEq: // the field is kc
+		eq = same
+	case same: // the field is not kc, which is xc
+		eq = false
+	default:
+		return false, false
+	}
+	if x.Op == token.NEQ {
+		return !eq, true
+	}
+	return eq, true
+}
+
+// fieldConstTest returns the base, field and constant of b when b is
+// base.field == c or base.field != c, with c a constant of a basic kind.
+func fieldConstTest(b *ssa.BinOp) (ssa.Value, int, *ssa.Const, bool) {
+	if b.Op != token.EQL && b.Op != token.NEQ {
+		return nil, 0, nil, false
+	}
+	x, y := b.X, b.Y
+	c, ok := y.(*ssa.Const)
+	if !ok {
+		x, y = y, x
+		c, ok = y.(*ssa.Const)
+	}
+	if !ok || c.Value == nil {
+		return nil, 0, nil, false
+	}
+	ld, ok := x.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil, 0, nil, false
+	}
+	fa, ok := ld.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil, 0, nil, false
+	}
+	return fa.X, fa.Field, c, true
+}
+
+// sameBase reports whether a and b are the same pointer: one value, or
+// two loads of a variable never stored into after its definition (a
+// closure's captured receiver).
+func sameBase(a, b ssa.Value) bool {
+	if a == b {
+		return true
+	}
+	la, ok1 := a.(*ssa.UnOp)
+	lb, ok2 := b.(*ssa.UnOp)
+	return ok1 && ok2 && la.Op == token.MUL && lb.Op == token.MUL && la.X == lb.X && neverStored(la.X)
+}
+
+// fieldStoredIn reports whether fn stores into field f of base.
+func fieldStoredIn(fn *ssa.Function, base ssa.Value, f int) bool {
+	if fn == nil {
+		return true
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok {
+				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && sameBase(fa.X, base) && fa.Field == f {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // sameValue reports whether a and b are the same value: the same SSA value,
