@@ -1,42 +1,110 @@
 package typemismatch
 
-import "sync"
-
-// Size-classed tables of pools, one per type; a helper puts into the
-// wrong table (gonum/matrix#226).
-type denseWS struct{ data []float64 }
-
-type vectorWS struct{ data []float64 }
-
-var (
-	densePools  [8]sync.Pool
-	vectorPools [8]sync.Pool
+import (
+	"io"
+	"sync"
 )
 
-func init() {
-	for i := range densePools {
-		n := 1 << i
-		densePools[i].New = func() any { return &denseWS{data: make([]float64, n)} }
-		vectorPools[i].New = func() any { return &vectorWS{data: make([]float64, n)} }
+// One table of pools per level shared by wrappers and the raw encoders
+// they wrap: a Get asserts the raw type and takes a wrapper
+// (valyala/fasthttp#1701).
+type flusher interface {
+	Write(p []byte) (int, error)
+	Reset(w io.Writer)
+}
+
+type rawEnc struct{ w io.Writer }
+
+func (e *rawEnc) Write(p []byte) (int, error) { return e.w.Write(p) }
+func (e *rawEnc) Reset(w io.Writer)           { e.w = w }
+
+type lazyEnc struct {
+	dst   io.Writer
+	inner flusher
+}
+
+func (l *lazyEnc) Write(p []byte) (int, error) {
+	if l.inner == nil {
+		l.inner = getRaw(l.dst, 1)
 	}
+	return l.inner.Write(p)
+}
+func (l *lazyEnc) Reset(w io.Writer) { l.dst, l.inner = w, nil }
+
+var encTable = []*sync.Pool{{}, {}, {}}
+
+func newLazy(w io.Writer) flusher {
+	return &lazyEnc{dst: w}
 }
 
-func class(n int) int {
-	c := 0
-	for 1<<c < n && c < 7 {
-		c++
+func getLazy(w io.Writer, level int) flusher {
+	v := encTable[level].Get()
+	if v == nil {
+		return newLazy(w)
 	}
-	return c
+	f := v.(flusher)
+	f.Reset(w)
+	return f
 }
 
-func getDense(n int) *denseWS { return densePools[class(n)].Get().(*denseWS) }
-
-func putDense(w *denseWS) { densePools[class(cap(w.data))].Put(w) }
-
-func getVector(n int) *vectorWS { return vectorPools[class(n)].Get().(*vectorWS) }
-
-func putVector(v *vectorWS) {
-	densePools[class(cap(v.data))].Put(v) // want `v of type \*vectorWS is put into a pool whose Gets assert \*denseWS`
+func putLazy(f flusher, level int) {
+	encTable[level].Put(f) // want `f may hold a \*lazyEnc here \(made at line 37\), and it is put into a pool of encTable whose Get at line 59 asserts \*rawEnc`
 }
 
-func putVectorFixed(v *vectorWS) { vectorPools[class(cap(v.data))].Put(v) }
+func getRaw(w io.Writer, level int) flusher {
+	v := encTable[level].Get()
+	if v == nil {
+		return &rawEnc{w: w}
+	}
+	e := v.(*rawEnc)
+	e.Reset(w)
+	return e
+}
+
+func writeLazy(w io.Writer, p []byte) (int, error) {
+	f := getLazy(w, 1)
+	n, err := f.Write(p)
+	putLazy(f, 1)
+	return n, err
+}
+
+// The fix: the raw encoders have their own table; silent.
+var lazyTable2 = []*sync.Pool{{}, {}, {}}
+var rawTable2 = []*sync.Pool{{}, {}, {}}
+
+func newLazy2(w io.Writer) flusher {
+	return &lazyEnc{dst: w}
+}
+
+func getLazy2(w io.Writer, level int) flusher {
+	v := lazyTable2[level].Get()
+	if v == nil {
+		return newLazy2(w)
+	}
+	f := v.(flusher)
+	f.Reset(w)
+	return f
+}
+
+func putLazy2(f flusher, level int) {
+	lazyTable2[level].Put(f)
+}
+
+func getRaw2(w io.Writer, level int) *rawEnc {
+	v := rawTable2[level].Get()
+	if v == nil {
+		return &rawEnc{w: w}
+	}
+	e := v.(*rawEnc)
+	e.Reset(w)
+	return e
+}
+
+func writeLazy2(w io.Writer, p []byte) (int, error) {
+	f := getLazy2(w, 1)
+	n, err := f.Write(p)
+	putLazy2(f, 1)
+	r := getRaw2(w, 2)
+	_ = r
+	return n, err
+}
