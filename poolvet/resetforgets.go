@@ -173,16 +173,7 @@ func (c *checker) reportForgottenScalars(fn *ssa.Function, n *types.Named, st *t
 	if stale == 0 {
 		return false
 	}
-	var names []string
-	for f := 0; f < st.NumFields() && f < 64; f++ {
-		if stale&(1<<f) != 0 {
-			names = append(names, st.Field(f).Name())
-		}
-	}
-	what := "field " + names[0]
-	if len(names) > 1 {
-		what = "fields " + joinNames(names)
-	}
+	what := fieldsPhrase(st, stale)
 	c.report(checkNoReset, fn.Pos(), nil,
 		"%s leaves the %s of %s as the last user set it, and %s reads it before writing it: a pooled %s carries that value to its next user; clear it here",
 		fn.Name(), what, n.Obj().Name(), reader, n.Obj().Name())

@@ -565,16 +565,7 @@ func (c *checker) checkStalePut(fn *ssa.Function, p *putSite, gets []getSite) {
 	if stale == 0 {
 		return
 	}
-	var names []string
-	for i := 0; i < st.NumFields() && i < 64; i++ {
-		if stale&(1<<i) != 0 {
-			names = append(names, st.Field(i).Name())
-		}
-	}
-	what := "field " + names[0]
-	if len(names) > 1 {
-		what = "fields " + joinNames(names)
-	}
+	what := fieldsPhrase(st, stale)
 	c.report(checkNoReset, p.instr.Pos(), nil,
 		"%s goes back to the pool with %s still set, and a user of the pool reads it before writing it (%s): the next user sees this one's value; clear it before the Put or after the Get",
 		c.objName(p), what, c.shortPos(pos))
@@ -629,6 +620,21 @@ func (c *checker) resetCalled(fn *ssa.Function, p *putSite) bool {
 		}
 	}
 	return false
+}
+
+// fieldsPhrase names the fields of set in st for a message: "field a",
+// or "fields a and b".
+func fieldsPhrase(st *types.Struct, set fieldSet) string {
+	var names []string
+	for i := 0; i < st.NumFields() && i < 64; i++ {
+		if set&(1<<i) != 0 {
+			names = append(names, st.Field(i).Name())
+		}
+	}
+	if len(names) == 1 {
+		return "field " + names[0]
+	}
+	return "fields " + joinNames(names)
 }
 
 // zeroedByCall returns the fields of the object (al holds its aliases)

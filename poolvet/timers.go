@@ -25,6 +25,9 @@ func (c *checker) checkArmedTimers(fn *ssa.Function, gets []getSite) {
 	if v := c.pass.Pkg.GoVersion(); v != "" && version.Compare(v, "go1.23") >= 0 {
 		return
 	}
+	if !armsTimer(fn) {
+		return // no Reset of a timer here: nothing to follow
+	}
 	for _, g := range gets {
 		if g.prim != syncGet {
 			continue
@@ -52,6 +55,18 @@ func (c *checker) checkArmedTimers(fn *ssa.Function, gets []getSite) {
 		}
 		c.reportArmedPuts(fn, al, arms)
 	}
+}
+
+// armsTimer reports whether fn calls (*time.Timer).Reset.
+func armsTimer(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(*ssa.Call); ok && timerMethod(&call.Call, "Reset") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // reportArmedPuts reports the Puts of the timer (al: its aliases in fn)
@@ -217,14 +232,29 @@ func cleanSuccs(b *ssa.BasicBlock, is func(ssa.Value) bool) []*ssa.BasicBlock {
 		}
 		return b.Succs
 	}
-	cond, stopped := ifi.Cond, 0 // the true edge: Stop returned true
-	if not, ok := cond.(*ssa.UnOp); ok && not.Op == token.NOT {
-		cond, stopped = not.X, 1
-	}
-	if call, ok := cond.(*ssa.Call); ok && timerMethod(&call.Call, "Stop") && is(call.Call.Args[0]) {
-		return []*ssa.BasicBlock{b.Succs[1-stopped]}
+	if _, failed, ok := stopBranches(b, is); ok {
+		return []*ssa.BasicBlock{failed} // the tick may be left where Stop returned false
 	}
 	return b.Succs
+}
+
+// stopBranches returns, when b ends in an if on the result of the timer's
+// Stop (if t.Stop(), if !t.Stop()), the successor taken when Stop returned
+// true (the timer had not fired) and the one taken when it returned false.
+func stopBranches(b *ssa.BasicBlock, is func(ssa.Value) bool) (stopped, failed *ssa.BasicBlock, ok bool) {
+	ifi, isIf := lastInstr(b).(*ssa.If)
+	if !isIf || len(b.Succs) != 2 {
+		return nil, nil, false
+	}
+	cond, t := ifi.Cond, 0 // the index of the successor where Stop returned true
+	if not, isNot := cond.(*ssa.UnOp); isNot && not.Op == token.NOT {
+		cond, t = not.X, 1
+	}
+	call, isCall := cond.(*ssa.Call)
+	if !isCall || !timerMethod(&call.Call, "Stop") || !is(call.Call.Args[0]) {
+		return nil, nil, false
+	}
+	return b.Succs[t], b.Succs[1-t], true
 }
 
 // timerChan reports whether ch is a load of the channel C of the timer.
@@ -242,13 +272,12 @@ func timerChan(ch ssa.Value, is func(ssa.Value) bool) bool {
 // is entered when Stop returned false (if !t.Stop() { <-t.C }), or the
 // receiving case of a select with a default.
 func timerDrains(fn *ssa.Function, is func(ssa.Value) bool) []ssa.Instruction {
-	ofC := func(ch ssa.Value) bool { return timerChan(ch, is) }
 	var out []ssa.Instruction
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
 			case *ssa.UnOp:
-				if x.Op == token.ARROW && ofC(x.X) && afterFailedStop(b, is) {
+				if x.Op == token.ARROW && timerChan(x.X, is) && afterFailedStop(b, is) {
 					out = append(out, x)
 				}
 			case *ssa.Select:
@@ -256,7 +285,7 @@ func timerDrains(fn *ssa.Function, is func(ssa.Value) bool) []ssa.Instruction {
 					continue
 				}
 				for _, st := range x.States {
-					if st.Dir == types.RecvOnly && ofC(st.Chan) {
+					if st.Dir == types.RecvOnly && timerChan(st.Chan, is) {
 						out = append(out, x)
 					}
 				}
@@ -274,16 +303,8 @@ func afterFailedStop(b *ssa.BasicBlock, is func(ssa.Value) bool) bool {
 	if d == nil {
 		return false
 	}
-	ifi, ok := lastInstr(d).(*ssa.If)
-	if !ok || len(d.Succs) != 2 {
-		return false
-	}
-	cond, want := ifi.Cond, 1 // the false edge: Stop returned false
-	if not, ok := cond.(*ssa.UnOp); ok && not.Op == token.NOT {
-		cond, want = not.X, 0
-	}
-	call, ok := cond.(*ssa.Call)
-	return ok && timerMethod(&call.Call, "Stop") && is(call.Call.Args[0]) && d.Succs[want] == b
+	_, failed, ok := stopBranches(d, is)
+	return ok && failed == b
 }
 
 // timerMethod reports whether com calls (*time.Timer).name.
