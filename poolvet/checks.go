@@ -35,6 +35,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkDirtyGetter(fn)
 	c.checkSendPut(fn) // the Put is in the receiver
 	c.checkParamViewAfterPut(fn)
+	c.checkPooledParamGo(fn)
 	if len(puts) == 0 && len(gets) == 0 {
 		c.checkViewAfterPut(fn)
 		return

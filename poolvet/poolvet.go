@@ -160,6 +160,8 @@ type checker struct {
 	freeLists map[fieldRef]bool
 	// pooledSet caches pooledTypes.
 	pooledSet map[*types.TypeName]bool
+	// pooledPtrSet caches pooledPtrTypes.
+	pooledPtrSet map[*types.TypeName]bool
 	// arrays holds, by array pointer type, where the package fills such
 	// arrays and whether it clears one whole (checkArrayNoReset).
 	arrays map[string]arrayFacts
