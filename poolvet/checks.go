@@ -1517,12 +1517,61 @@ func appendsFirst(callee *ssa.Function) bool {
 			continue
 		}
 		if r, ok := ret.Results[0].(*ssa.Call); ok {
-			if isBuiltin(&r.Call, "append") && len(r.Call.Args) > 0 && r.Call.Args[0] == callee.Params[0] {
-				return true
+			if isBuiltin(&r.Call, "append") && len(r.Call.Args) > 0 && stripSlice(r.Call.Args[0]) == callee.Params[0] {
+				return true // append(b, ...), or append(b[:cap(b)], ...)
 			}
 		}
 	}
 	return false
+}
+
+// stripSlice returns x for a re-slice x[i:j], repeatedly.
+func stripSlice(v ssa.Value) ssa.Value {
+	for {
+		sl, ok := v.(*ssa.Slice)
+		if !ok {
+			return v
+		}
+		v = sl.X
+	}
+}
+
+// grownInLoopFrom reports whether v, stored back into the field at fa, is
+// (through re-slices and phis) a load of that field grown in a loop by an
+// append or a helper that appends to its argument (appendLike).
+func grownInLoopFrom(v ssa.Value, fa *ssa.FieldAddr) bool {
+	grown, fromField := false, false
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value, d int) bool
+	walk = func(v ssa.Value, d int) bool {
+		v = stripSlice(v)
+		if seen[v] || d > 8 {
+			return true
+		}
+		seen[v] = true
+		switch x := v.(type) {
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				if !walk(e, d+1) {
+					return false
+				}
+			}
+			return true
+		case *ssa.Call:
+			if len(x.Call.Args) == 0 || !(isBuiltin(&x.Call, "append") || appendLike(x)) {
+				return false
+			}
+			grown = grown || inLoop(x.Block())
+			return walk(x.Call.Args[0], d+1)
+		case *ssa.UnOp:
+			if x.Op == token.MUL && sameAddr(x.X, fa, 0) {
+				fromField = true
+				return true
+			}
+		}
+		return false
+	}
+	return walk(v, 0) && grown && fromField
 }
 
 // fixedAppend reports whether an append adds a bounded number of elements
@@ -1860,6 +1909,17 @@ func (c *checker) growingField(t types.Type) (field, method string, ok bool) {
 								if ok1 && ok2 && fa.Field < sst.NumFields() && n.Obj().Pkg() == c.pass.Pkg {
 									cands = append(cands, cand{n.Origin().Obj(), fa.Field, sst.Field(fa.Field).Name(), displayName(fn) + how, false})
 								}
+							}
+						}
+						// b := a.buf; ...; b = grow(b, n) in a loop; a.buf = b[:n]:
+						// the field grows through a local copy and a helper
+						// that appends to its argument
+						// (VictoriaMetrics/VictoriaLogs#869's ReadFrom).
+						if fa, ok := st.Addr.(*ssa.FieldAddr); ok && fn.Signature.Recv() != nil && len(fn.Params) > 0 && fa.X == fn.Params[0] && isByteSlice(st.Val.Type()) && !isResetName(fn.Name()) {
+							n, ok1 := types.Unalias(derefType(fa.X.Type())).(*types.Named)
+							sst, ok2 := derefStruct(fa.X.Type())
+							if ok1 && ok2 && fa.Field < sst.NumFields() && n.Obj().Pkg() == c.pass.Pkg && grownInLoopFrom(st.Val, fa) {
+								cands = append(cands, cand{n.Origin().Obj(), fa.Field, sst.Field(fa.Field).Name(), displayName(fn) + " appends to it", false})
 							}
 						}
 						continue
@@ -2402,6 +2462,12 @@ func growsWhenSmaller(x *ssa.BinOp, call *ssa.Call, fa *ssa.FieldAddr) bool {
 		}
 		for _, instr := range b.Instrs {
 			if st, ok := instr.(*ssa.Store); ok && sameAddr(st.Addr, fa, 0) && grownValue(st.Val) {
+				return true
+			}
+			// b := a.buf; if cap(b) < 4096 { b = grow(b, 4096) }: a
+			// pre-size of a local copy, stored back later.
+			if g, ok := instr.(*ssa.Call); ok && len(g.Call.Args) > 0 && len(call.Call.Args) == 1 &&
+				(isBuiltin(&g.Call, "append") || appendLike(g)) && stripSlice(g.Call.Args[0]) == call.Call.Args[0] {
 				return true
 			}
 		}

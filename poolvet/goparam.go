@@ -1,6 +1,7 @@
 package poolvet
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -42,9 +43,13 @@ func (c *checker) checkPooledParamGo(fn *ssa.Function) {
 		if !ok {
 			continue
 		}
+		if c.marksAbandoned(fn, prm) {
+			continue
+		}
 		t := c.newTracker(fn, objKey{prm, false})
 		for _, h := range c.handOffs(fn, t) {
-			if _, ok := h.instr.(*ssa.Go); !ok {
+			g, ok := h.instr.(*ssa.Go)
+			if !ok || reassignedBinding(g, prm) {
 				continue
 			}
 			if found, _ := c.returnsAfterHandOff(t, h.instr); !found {
@@ -56,6 +61,173 @@ func (c *checker) checkPooledParamGo(fn *ssa.Function) {
 			break
 		}
 	}
+}
+
+// reassignedBinding reports whether the goroutine of g captures a variable
+// that holds prm at first and is assigned something else too (c = c.Copy()
+// before go func() { use(c) }()): which one the goroutine sees depends on
+// the path, and a copy is what the fix would give it.
+func reassignedBinding(g *ssa.Go, prm *ssa.Parameter) bool {
+	mc, ok := g.Call.Value.(*ssa.MakeClosure)
+	if !ok {
+		return false
+	}
+	for _, b := range mc.Bindings {
+		cell, ok := b.(*ssa.Alloc)
+		if !ok {
+			continue
+		}
+		holds, other := false, false
+		for _, ref := range *cell.Referrers() {
+			if st, ok := ref.(*ssa.Store); ok && st.Addr == cell {
+				if st.Val == prm {
+					holds = true
+				} else {
+					other = true
+				}
+			}
+		}
+		if holds && other {
+			return true
+		}
+	}
+	return false
+}
+
+// marksAbandoned reports whether fn sets, on prm, directly or through a
+// method of prm (three calls deep), a field that a Put of the type is
+// guarded by: the package keeps a marked object out of the pool (valyala/
+// fasthttp's TimeoutErrorWithCode sets ctx.timeoutResponse, and the
+// server never releases a ctx that has one).
+func (c *checker) marksAbandoned(fn *ssa.Function, prm *ssa.Parameter) bool {
+	n, ok := namedPtr(prm.Type())
+	if !ok {
+		return false
+	}
+	guards := c.putGuardFields(n.Obj())
+	if len(guards) == 0 {
+		return false
+	}
+	// is reports whether v is recv: the parameter, or, at the top, a load
+	// of the variable a closure captures it in.
+	is := func(v, recv ssa.Value, depth int) bool {
+		if v == recv {
+			return true
+		}
+		ld, ok := v.(*ssa.UnOp)
+		return ok && depth == 0 && ld.Op == token.MUL && cellOnlyHolds(ld.X, prm)
+	}
+	var sets func(f *ssa.Function, recv ssa.Value, depth int) bool
+	sets = func(f *ssa.Function, recv ssa.Value, depth int) bool {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				switch x := instr.(type) {
+				case *ssa.Store:
+					if fa, ok := x.Addr.(*ssa.FieldAddr); ok && is(fa.X, recv, depth) && guards[fa.Field] {
+						return true
+					}
+				case *ssa.Call:
+					callee := x.Call.StaticCallee()
+					if depth < 3 && callee != nil && callee.Signature.Recv() != nil && len(x.Call.Args) > 0 &&
+						is(x.Call.Args[0], recv, depth) && len(callee.Params) > 0 && sets(callee, callee.Params[0], depth+1) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	return sets(fn, prm, 0)
+}
+
+// cellOnlyHolds reports whether v is a variable (an Alloc) into which only
+// prm is stored.
+func cellOnlyHolds(v ssa.Value, prm *ssa.Parameter) bool {
+	cell, ok := v.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	holds := false
+	for _, ref := range *cell.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == cell {
+			if st.Val != prm {
+				return false
+			}
+			holds = true
+		}
+	}
+	return holds
+}
+
+// putGuardFields returns the fields of the struct type tn that a sync.Pool
+// Put of a *tn is guarded by: the Put is reached only on one side of an if
+// that tests the field of the object it puts (if ctx.timeoutResponse !=
+// nil { panic(...) }; pool.Put(ctx)); built on first use.
+func (c *checker) putGuardFields(tn *types.TypeName) map[int]bool {
+	if c.putGuards == nil {
+		c.putGuards = map[*types.TypeName]map[int]bool{}
+	}
+	if g, ok := c.putGuards[tn]; ok {
+		return g
+	}
+	out := map[int]bool{}
+	c.putGuards[tn] = out
+	for _, fn := range c.funcs {
+		puts, _ := c.sites(fn)
+		for i := range puts {
+			p := &puts[i]
+			if p.prim != syncPut {
+				continue
+			}
+			arg := p.arg
+			if mi, ok := arg.(*ssa.MakeInterface); ok {
+				arg = mi.X
+			}
+			if n, ok := namedPtr(arg.Type()); !ok || n.Obj() != tn {
+				continue
+			}
+			pb := p.instr.Block()
+			for d := pb.Idom(); d != nil; d = d.Idom() {
+				ifi, ok := lastInstr(d).(*ssa.If)
+				if !ok || len(d.Succs) != 2 {
+					continue
+				}
+				f, ok := testedField(ifi.Cond, arg)
+				if !ok {
+					continue
+				}
+				for _, s := range d.Succs {
+					if len(s.Preds) == 1 && s.Dominates(pb) {
+						out[f] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// testedField returns the field of obj that cond tests: obj.f (a bool),
+// or obj.f compared with == or !=.
+func testedField(cond, obj ssa.Value) (int, bool) {
+	fieldOf := func(v ssa.Value) (int, bool) {
+		ld, ok := v.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			return 0, false
+		}
+		fa, ok := ld.X.(*ssa.FieldAddr)
+		if !ok || fa.X != obj {
+			return 0, false
+		}
+		return fa.Field, true
+	}
+	if bin, ok := cond.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) {
+		if f, ok := fieldOf(bin.X); ok {
+			return f, true
+		}
+		return fieldOf(bin.Y)
+	}
+	return fieldOf(cond)
 }
 
 // putsParam reports whether one of the Puts of fn, conditional or not,

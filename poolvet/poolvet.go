@@ -162,6 +162,8 @@ type checker struct {
 	pooledSet map[*types.TypeName]bool
 	// pooledPtrSet caches pooledPtrTypes.
 	pooledPtrSet map[*types.TypeName]bool
+	// putGuards caches putGuardFields, by type.
+	putGuards map[*types.TypeName]map[int]bool
 	// arrays holds, by array pointer type, where the package fills such
 	// arrays and whether it clears one whole (checkArrayNoReset).
 	arrays map[string]arrayFacts

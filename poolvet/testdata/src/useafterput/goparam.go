@@ -125,3 +125,60 @@ func gpPlainGo(p *gpPlain) {
 }
 
 var _ = []any{gpWaits, gpCopies, gpOwns, gpWatched, gpPlainGo}
+
+// Silent: the goroutine is given a copy; the variable it captures held the
+// lent context only before the copy (gin's c = c.Copy(); go func() {...}()).
+func (c *gpCtx) gpCopy() *gpCtx { return &gpCtx{path: c.path} }
+
+func gpCopyFirst(c *gpCtx) {
+	c = c.gpCopy()
+	go func() { println(c.path) }()
+}
+
+// Silent: on the path where the function stops waiting it marks the
+// context, through a method, with a field the package's Put is guarded
+// by: the server keeps a marked context out of the pool (fasthttp's
+// TimeoutErrorWithCode and releaseCtx).
+type gpServerCtx struct {
+	timedOut *string
+	path     string
+}
+
+var gpServerPool = sync.Pool{New: func() any { return new(gpServerCtx) }}
+
+func gpRelease(c *gpServerCtx) {
+	if c.timedOut != nil {
+		panic("gpRelease: timed out context")
+	}
+	c.path = ""
+	gpServerPool.Put(c)
+}
+
+func (c *gpServerCtx) gpTimeoutError(msg string) { c.gpTimeoutWith(&msg) }
+
+func (c *gpServerCtx) gpTimeoutWith(msg *string) { c.timedOut = msg }
+
+func gpServerTimeout(h func(*gpServerCtx), d time.Duration) func(*gpServerCtx) {
+	return func(c *gpServerCtx) {
+		ch := make(chan struct{}, 1)
+		go func() {
+			h(c)
+			ch <- struct{}{}
+		}()
+		select {
+		case <-ch:
+		case <-time.After(d):
+			c.gpTimeoutError("timeout")
+		}
+	}
+}
+
+func gpServeOne(h func(*gpServerCtx)) {
+	c := gpServerPool.Get().(*gpServerCtx)
+	h(c)
+	if c.timedOut == nil {
+		gpRelease(c)
+	}
+}
+
+var _ = []any{gpCopyFirst, gpServerTimeout, gpServeOne}
