@@ -816,3 +816,17 @@ func TestCorpusHeldOut41(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld41")
 }
+
+// TestCorpusHeldOut42 scores the forty-second held-out part, written on
+// 2026-11-24 in the eighteenth session by helpers by domain (logging,
+// tracing and metrics; HTTP servers, websockets and proxies; the third,
+// on codecs and compression, found no source that was not already used),
+// with part 41's sources added to what they had to avoid. It was scored
+// once, after its duplicate checks, at the analyzer of the last clean
+// sweep.
+func TestCorpusHeldOut42(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld42")
+}
