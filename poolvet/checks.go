@@ -48,6 +48,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkViewAfterPut(fn) // after checkPutPaths, which says it better where both see it
 	c.checkHandOffs(fn, puts)
 	c.checkGoPuts(fn, puts)
+	c.checkFieldAddrPut(fn, puts)
 	c.checkDeferOrder(fn, puts)
 	c.checkDeferredUse(fn, puts)
 	c.checkCloseAgain(fn, puts)
@@ -1990,7 +1991,22 @@ func (c *checker) growingField(t types.Type) (field, method string, ok bool) {
 					if !segments && (!helper && (bi.Name() != "append" || len(call.Call.Args) < 2 || fixedAppend(call)) || !isByteSlice(call.Type())) {
 						continue
 					}
-					ld, ok := call.Call.Args[0].(*ssa.UnOp)
+					// append(a.buf, ...), or append(a.buf[:0], data...) of a
+					// []byte the caller passes: the buffer is reused, and
+					// grows to the largest input (wundergraph/graphql-go-
+					// tools#881's parser). A string copied in that way is a
+					// name, a URI or a host, not a payload.
+					arg0 := call.Call.Args[0]
+					if sl, ok := arg0.(*ssa.Slice); ok {
+						if helper || len(call.Call.Args) < 2 || !isByteSlice(call.Call.Args[1].Type()) {
+							continue
+						}
+						if _, ok := call.Call.Args[1].(*ssa.Parameter); !ok {
+							continue
+						}
+						arg0 = sl.X
+					}
+					ld, ok := arg0.(*ssa.UnOp)
 					if !ok || ld.Op != token.MUL {
 						continue
 					}
@@ -2232,6 +2248,9 @@ func (c *checker) viewsReceiver(com *ssa.CallCommon) bool {
 // b.Len() < 32 { return }) decides nothing about the Put
 // (ChainSafe/gossamer#2929).
 func (c *checker) putGuarded(fn *ssa.Function, p *putSite) bool {
+	if poolBySize(p) {
+		return true
+	}
 	key := p.key
 	if ph, ok := key.v.(*ssa.Phi); ok && !key.cell {
 		// if b.Cap() > max { b = new(bytes.Buffer) }; pool.Put(b): the
@@ -2245,6 +2264,57 @@ func (c *checker) putGuarded(fn *ssa.Function, p *putSite) bool {
 		return c.guarded(fn, key, 2)
 	}
 	return c.guardedBefore(fn, key, 2, at)
+}
+
+// poolBySize reports whether the pool p puts into is picked from a table
+// by a size (pools[cap(sw.buf)].Put(sw), pools[class(len(b))].Put(b)): each
+// pool then holds one size class, and a grown object goes to another
+// (coder/websocket's sliding windows, pooled by window size).
+func poolBySize(p *putSite) bool {
+	if len(p.args) == 0 {
+		return false
+	}
+	var sized func(v ssa.Value, depth int) bool
+	sized = func(v ssa.Value, depth int) bool {
+		if depth > 4 {
+			return false
+		}
+		switch x := v.(type) {
+		case *ssa.Convert:
+			return sized(x.X, depth+1)
+		case *ssa.BinOp:
+			return sized(x.X, depth+1) || sized(x.Y, depth+1)
+		case *ssa.Call:
+			if isBuiltin(&x.Call, "cap") || isBuiltin(&x.Call, "len") {
+				return true
+			}
+			for _, a := range x.Call.Args {
+				if sized(a, depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	v := p.args[0]
+	for i := 0; i < 3; i++ {
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return false
+			}
+			v = x.X
+		case *ssa.Lookup:
+			return sized(x.Index, 0)
+		case *ssa.IndexAddr:
+			return sized(x.Index, 0)
+		case *ssa.Index:
+			return sized(x.Index, 0)
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // guardedBefore is guarded, counting in fn only the size checks that can

@@ -533,7 +533,10 @@ func (c *checker) checkStalePut(fn *ssa.Function, p *putSite, gets []getSite) {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if s, ok := instr.(*ssa.Store); ok {
-				if fa, ok := s.Addr.(*ssa.FieldAddr); ok && al[fa.X] && fa.Field < 64 && isZeroConst(s.Val) {
+				// A release function (!got) that sets a field to anything
+				// sets it for the next user (r.CallerSkip = l.CallerSkip:
+				// the logger's default, gookit/slog 4ae7f8a's fix).
+				if fa, ok := s.Addr.(*ssa.FieldAddr); ok && al[fa.X] && fa.Field < 64 && (isZeroConst(s.Val) || !got) {
 					stale &^= 1 << fa.Field
 				}
 				// ts.Metadata.Type = 0: the record is being cleared.

@@ -176,3 +176,19 @@ func releaseTreeCtx(c *treeCtx) {
 	c.handler = nil
 	treeCtxs.Put(c)
 }
+
+// releaseSeriesDefaults sets Created and Meta to the package's defaults,
+// not zero: that is a reset too (gookit/slog 4ae7f8a's fix sets
+// r.CallerSkip = l.CallerSkip).
+var seriesDefaults = struct {
+	created int64
+	meta    seriesMeta
+}{created: -1}
+
+func releaseSeriesDefaults(s *wseries) {
+	s.Labels = s.Labels[:0]
+	s.Samples = s.Samples[:0]
+	s.Created = seriesDefaults.created
+	s.Meta = seriesDefaults.meta
+	wseriesPool.Put(s)
+}

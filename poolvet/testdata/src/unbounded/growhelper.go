@@ -104,3 +104,51 @@ func ghPutFixed(f *ghFixed) {
 	f.B = f.B[:0]
 	ghFixedPool.Put(f)
 }
+
+// A parser that copies each input into its reused buffer
+// (wundergraph/graphql-go-tools#881).
+type ghParser struct{ b []byte }
+
+func (p *ghParser) Parse(data []byte) int {
+	p.b = append(p.b[:0], data...)
+	return len(p.b)
+}
+
+var ghParsers sync.Pool
+
+func ghPutParser(p *ghParser) {
+	p.b = p.b[:0]
+	ghParsers.Put(p) // want `p \(\*ghParser\) is put into the pool without a capacity check, and its field b grows without bound \(Parse appends to it\)`
+}
+
+// Silent: a string copied into a reused buffer is a name, not a payload.
+type ghRequest struct{ uri []byte }
+
+func (r *ghRequest) SetURI(uri string) { r.uri = append(r.uri[:0], uri...) }
+
+var ghRequests sync.Pool
+
+func ghPutRequest(r *ghRequest) {
+	r.uri = r.uri[:0]
+	ghRequests.Put(r)
+}
+
+// Silent: pools by size class, the pool picked by the buffer's capacity
+// (coder/websocket's sliding windows): each pool holds one size.
+type ghWindow struct{ buf []byte }
+
+var (
+	ghWindowsMu sync.Mutex
+	ghWindows   = map[int]*sync.Pool{}
+)
+
+func (w *ghWindow) write(p []byte) { w.buf = append(w.buf, p...) }
+
+func (w *ghWindow) close() {
+	w.buf = w.buf[:0]
+	ghWindowsMu.Lock()
+	if p := ghWindows[cap(w.buf)]; p != nil {
+		p.Put(w)
+	}
+	ghWindowsMu.Unlock()
+}
