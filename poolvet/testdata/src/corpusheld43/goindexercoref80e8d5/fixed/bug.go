@@ -142,13 +142,10 @@ func (s *store) Put(v Value, mhs ...[]byte) error {
 		mhk, err := keygen.multihashKey(mh)
 		if err != nil {
 			_ = keygen.Close()
-			_ = vk.Close()
 			return err
 		}
 		if err := b.Merge(mhk.buf, vk.buf); err != nil {
 			_ = keygen.Close()
-			_ = mhk.Close()
-			_ = vk.Close()
 			return err
 		}
 		_ = mhk.Close()
