@@ -1655,7 +1655,7 @@ func (c *checker) returnsAlias(fn *ssa.Function) bool {
 				return true
 			}
 		}
-		return false
+		return returnsSelf(fn)
 	}
 	if !sharesBacking(rt) && !isString(rt) {
 		return false
@@ -1681,6 +1681,31 @@ func (c *checker) returnsAlias(fn *ssa.Function) bool {
 		}
 	}
 	return false
+}
+
+// returnsSelf reports whether the method fn returns its receiver (or nil)
+// on every path, and the receiver on one at least: a chained setter
+// (func (r *Record) WithField(k string, v any) *Record { ...; return r }),
+// whose result is the object itself (gookit/slog 4ae7f8a).
+func returnsSelf(fn *ssa.Function) bool {
+	self := false
+	for _, b := range fn.Blocks {
+		ret, ok := lastInstr(b).(*ssa.Return)
+		if !ok {
+			continue
+		}
+		if len(ret.Results) == 0 {
+			return false
+		}
+		switch {
+		case ret.Results[0] == fn.Params[0]:
+			self = true
+		case isNil(ret.Results[0]):
+		default:
+			return false
+		}
+	}
+	return self
 }
 
 // appendsViews reports whether v is a slice grown by appends (through

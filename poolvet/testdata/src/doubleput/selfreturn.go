@@ -22,7 +22,7 @@ func srNewEvent(w io.Writer) *srEvent {
 	return e
 }
 
-func (e *srEvent) Stack() *srEvent {
+func (e *srEvent) Stack() *srEvent { // want Stack:`pool:alias`
 	if e == nil {
 		return e
 	}
