@@ -830,3 +830,16 @@ func TestCorpusHeldOut42(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld42")
 }
+
+// TestCorpusHeldOut43 scores the forty-third held-out part, written on
+// 2026-11-24 in the eighteenth session by three helpers by domain
+// (caches, key-value stores and Redis clients; event loops and low-level
+// networking; cloud SDKs and data-transfer tools), with part 42's sources
+// added to what they had to avoid. It was scored once, after its
+// duplicate checks, at the analyzer of the last clean sweep.
+func TestCorpusHeldOut43(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld43")
+}
