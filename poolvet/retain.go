@@ -287,6 +287,44 @@ func (c *checker) gotFromPool(fn *ssa.Function, v ssa.Value) bool {
 	return false
 }
 
+// untouchedBefore reports whether no instruction that can run before put
+// writes into the object of al or hands it to a call: its uses on the way
+// are reads of its fields and comparisons.
+func untouchedBefore(al map[ssa.Value]bool, put ssa.Instruction) bool {
+	for v := range al {
+		refs := v.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, r := range *refs {
+			if r == put || !reachableFrom(r, put) {
+				continue
+			}
+			switch x := r.(type) {
+			case *ssa.FieldAddr:
+				// a field address used only for loads
+				if frefs := x.Referrers(); frefs != nil {
+					for _, fr := range *frefs {
+						if ld, ok := fr.(*ssa.UnOp); !ok || ld.Op != token.MUL {
+							if reachableFrom(fr, put) {
+								return false
+							}
+						}
+					}
+				}
+			case *ssa.BinOp, *ssa.If, *ssa.DebugRef, *ssa.MakeInterface, *ssa.TypeAssert, *ssa.Extract, *ssa.ChangeType:
+			case *ssa.UnOp:
+				if x.Op != token.MUL {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // localStores returns the stores into the local variable a.
 func localStores(a *ssa.Alloc) []*ssa.Store {
 	var out []*ssa.Store
@@ -326,6 +364,12 @@ func (c *checker) checkRetainPut(fn *ssa.Function, p *putSite) {
 	}
 	detached := map[int]bool{}
 	al := c.aliasesOf(fn, p.key, true)
+	if !p.deferred && c.gotFromPool(fn, p.key.v) && untouchedBefore(al, p.instr) {
+		// Got and put straight back, only looked at on the way
+		// (Yiling-J/theine-go's setShard: the entry of the same key goes
+		// back): it holds what it held when the pool gave it out.
+		return
+	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {

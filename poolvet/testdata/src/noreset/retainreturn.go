@@ -84,3 +84,34 @@ func gzipRequest2(p []byte) (gzRequest, error) {
 	req.body = gzBodyReader(b.Bytes())
 	return req, nil
 }
+
+// A cache entry that keeps the key its user gave; one taken from the pool
+// with the very key being set is put straight back, only looked at
+// (Yiling-J/theine-go's setShard): that Put is silent, the entry holds what
+// it held when the pool gave it out. The Put after a delete keeps the key
+// the user passed in: reported.
+type rrEntry struct {
+	key   *string
+	value []byte
+}
+
+var rrEntries = sync.Pool{New: func() any { return new(rrEntry) }}
+
+func rrSet(m map[string]*rrEntry, key *string, v []byte) *rrEntry {
+	e := rrEntries.Get().(*rrEntry)
+	if e.key == key {
+		rrEntries.Put(e)
+		e = &rrEntry{}
+	}
+	e.key = key
+	e.value = v
+	m[*key] = e
+	return e
+}
+
+func rrDelete(m map[string]*rrEntry, key string) {
+	e := m[key]
+	delete(m, key)
+	e.value = nil
+	rrEntries.Put(e) // want `e goes back to the pool still holding, in field key, what a user was passed or returned`
+}
