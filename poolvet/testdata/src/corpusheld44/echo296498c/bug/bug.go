@@ -2,7 +2,7 @@
 // (https://github.com/labstack/echo/commit/296498c9423a21ff893eae674849b4d793909feb,
 // "Fixed nested groups, reset Context#handler"): Echo keeps its per-request
 // *context in a sync.Pool and clears it with reset() after Get. reset cleared
-// request, response, query and store but not handler. Router.Find only sets
+// request, response, path, query and store but not handler. Router.Find only sets
 // ctx.handler when it reaches a node; on an early return (no route matched)
 // the context keeps the handler of the request that used it before, so an
 // unmatched path runs some earlier route's handler instead of "not found".
