@@ -843,3 +843,16 @@ func TestCorpusHeldOut43(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld43")
 }
+
+// TestCorpusHeldOut44 scores the forty-fourth held-out part, written on
+// 2026-11-24 in the eighteenth session by three helpers by domain (the Go
+// standard library and golang.org/x; distributed SQL databases; ORMs, web
+// frameworks and templating), with part 43's sources added to what they
+// had to avoid. It was scored once, after its duplicate checks, at the
+// analyzer of the last clean sweep.
+func TestCorpusHeldOut44(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld44")
+}
