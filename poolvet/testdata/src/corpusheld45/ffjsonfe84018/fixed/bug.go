@@ -2,11 +2,11 @@
 // (https://github.com/pquerna/ffjson/commit/fe840187c405a24839c4f5a5ec6a7ac4aa1070e7):
 // the runtime buffer used by ffjson-generated marshalers keeps a set of
 // power-of-two size-class pools. When a Buffer outgrows its slice, grow hands
-// the old slice to Pool, which stored it with its length unchanged. A later
-// Buffer whose first write takes a slice from the smallest pool therefore
-// starts out with the previous user's bytes already in it, and the encoded
-// output is prefixed with stale data. The fix truncated the slice to length
-// zero before putting it back.
+// the old slice to Pool, which stored it with its length (and contents)
+// unchanged. A later Buffer whose first write takes a slice from the smallest
+// pool starts out with the previous user's length: its capacity check sees a
+// full buffer, so it grows for nothing and copies the old bytes along. The fix
+// truncated the slice to length zero before putting it back.
 // The project pools plain []byte; here the slices are boxed in *[]byte so that
 // only the missing truncation differs between the twins.
 // Check: noreset (at the Put in Pool, in the bug twin). This is the fixed
