@@ -2266,10 +2266,12 @@ func (c *checker) putGuarded(fn *ssa.Function, p *putSite) bool {
 	return c.guardedBefore(fn, key, 2, at)
 }
 
-// poolBySize reports whether the pool p puts into is picked from a table
-// by a size (pools[cap(sw.buf)].Put(sw), pools[class(len(b))].Put(b)): each
-// pool then holds one size class, and a grown object goes to another
-// (coder/websocket's sliding windows, pooled by window size).
+// poolBySize reports whether the pool p puts into is looked up in a map by
+// the object's size (pools[cap(sw.buf)].Put(sw)): a pool per exact size,
+// created for the sizes the program configures (coder/websocket's sliding
+// windows, pooled by window size). An array of power-of-two classes
+// (caches[bits.Len(cap(b))]) is not counted: its top classes hold whatever
+// one huge request left there (bytedance/gopkg#214).
 func poolBySize(p *putSite) bool {
 	if len(p.args) == 0 {
 		return false
@@ -2305,10 +2307,6 @@ func poolBySize(p *putSite) bool {
 			}
 			v = x.X
 		case *ssa.Lookup:
-			return sized(x.Index, 0)
-		case *ssa.IndexAddr:
-			return sized(x.Index, 0)
-		case *ssa.Index:
 			return sized(x.Index, 0)
 		default:
 			return false

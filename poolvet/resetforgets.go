@@ -87,6 +87,121 @@ func (c *checker) checkResetForgets(fn *ssa.Function) {
 			fn.Name(), what, st.Field(f).Name(), grown[f], n.Obj().Name())
 		return
 	}
+	// A map field that a function given the object fills (c.store[k] = v)
+	// and nothing empties but a lazy make when it is nil (labstack/echo#1,
+	// fixed in 6d733d3: reset left the store that Context.Set writes to).
+	filled := c.filledMaps(n.Obj())
+	for f := 0; f < st.NumFields(); f++ {
+		by, ok := filled[f]
+		if !ok || touched&(1<<f) != 0 {
+			continue
+		}
+		c.report(checkNoReset, fn.Pos(), nil,
+			"%s resets %s but not %s, a map that %s adds entries to: a pooled %s keeps the previous user's entries, and the next user finds them there; clear it here (clear(m), or m = nil)",
+			fn.Name(), n.Obj().Name(), st.Field(f).Name(), by, n.Obj().Name())
+		return
+	}
+}
+
+// filledMaps returns the map fields of the struct type tn that a function
+// adds entries to (x.f[k] = v, x not made in that function) and that no
+// function replaces or empties other than by a make guarded by x.f == nil
+// (lazy allocation), with the name of the first function that adds;
+// built on first use.
+func (c *checker) filledMaps(tn *types.TypeName) map[int]string {
+	if c.filled == nil {
+		c.filled = map[*types.TypeName]map[int]string{}
+		managed := map[fieldRef]bool{}
+		add := func(fn *ssa.Function, fa *ssa.FieldAddr) {
+			ref, ok := fieldRefOf(fa)
+			if !ok {
+				return
+			}
+			if _, fresh := fa.X.(*ssa.Alloc); fresh {
+				return
+			}
+			if c.filled[ref.obj] == nil {
+				c.filled[ref.obj] = map[int]string{}
+			}
+			if _, seen := c.filled[ref.obj][ref.field]; !seen {
+				c.filled[ref.obj][ref.field] = displayName(fn)
+			}
+		}
+		for _, fn := range c.funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					switch x := instr.(type) {
+					case *ssa.MapUpdate:
+						if ld, ok := x.Map.(*ssa.UnOp); ok && ld.Op == token.MUL {
+							if fa, ok := ld.X.(*ssa.FieldAddr); ok {
+								add(fn, fa)
+							}
+						}
+					case *ssa.Store:
+						fa, ok := x.Addr.(*ssa.FieldAddr)
+						if !ok {
+							continue
+						}
+						if _, fresh := fa.X.(*ssa.Alloc); fresh {
+							continue // a constructor's
+						}
+						if _, mk := x.Val.(*ssa.MakeMap); mk && nilGuarded(x, fa) {
+							continue
+						}
+						if ref, ok := fieldRefOf(fa); ok {
+							managed[ref] = true
+						}
+					case ssa.CallInstruction:
+						// clear(x.f), delete(x.f, k): emptied somewhere
+						com := x.Common()
+						if (isBuiltin(com, "clear") || isBuiltin(com, "delete")) && len(com.Args) > 0 {
+							if ld, ok := com.Args[0].(*ssa.UnOp); ok && ld.Op == token.MUL {
+								if fa, ok := ld.X.(*ssa.FieldAddr); ok {
+									if ref, ok := fieldRefOf(fa); ok {
+										managed[ref] = true
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+		for ref := range managed {
+			delete(c.filled[ref.obj], ref.field)
+		}
+	}
+	out := map[int]string{}
+	for f, by := range c.filled[tn] {
+		out[f] = by
+	}
+	return out
+}
+
+// nilGuarded reports whether the store st into the field at fa runs only
+// when a load of that field was found nil (if x.f == nil { x.f = make(...) }).
+func nilGuarded(st *ssa.Store, fa *ssa.FieldAddr) bool {
+	b := st.Block()
+	if len(b.Preds) != 1 {
+		return false
+	}
+	ifi, ok := lastInstr(b.Preds[0]).(*ssa.If)
+	if !ok {
+		return false
+	}
+	bin, ok := ifi.Cond.(*ssa.BinOp)
+	if !ok || bin.Op != token.EQL && bin.Op != token.NEQ {
+		return false
+	}
+	// then-branch of ==, else-branch of !=
+	if bin.Op == token.EQL && b.Preds[0].Succs[0] != b || bin.Op == token.NEQ && b.Preds[0].Succs[1] != b {
+		return false
+	}
+	loadOf := func(v ssa.Value) bool {
+		ld, ok := v.(*ssa.UnOp)
+		return ok && ld.Op == token.MUL && sameAddr(ld.X, fa, 0)
+	}
+	return loadOf(bin.X) && isNil(bin.Y) || loadOf(bin.Y) && isNil(bin.X)
 }
 
 // reportForgottenScalars reports the Reset method fn of the pooled type n
