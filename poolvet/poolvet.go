@@ -84,6 +84,8 @@ type checker struct {
 	// some function appends to in place, and one such function's name;
 	// built on first use.
 	appended map[*types.TypeName]map[int]string
+	// readGet caches readAfterReset, by reset method.
+	readGet map[*ssa.Function]fieldSet
 	// filled caches filledMaps.
 	filled map[*types.TypeName]map[int]string
 	// grown: grownFields, the fields appended to, with no exclusion.

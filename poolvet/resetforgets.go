@@ -87,6 +87,23 @@ func (c *checker) checkResetForgets(fn *ssa.Function) {
 			fn.Name(), what, st.Field(f).Name(), grown[f], n.Obj().Name())
 		return
 	}
+	// An interface or func field (a handler, a callback) that a function
+	// given the object sets on some paths only, and that a user reads
+	// after a Get before anything writes it (labstack/echo 296498c: reset
+	// left handler, which Router.Find sets only when a route matches).
+	if fn.Name() == "Reset" || fn.Name() == "reset" {
+		reads := c.readAfterReset(fn)
+		setBy := c.setByUsers(n.Obj())
+		for f := 0; f < st.NumFields(); f++ {
+			if touched&(1<<f) != 0 || reads&(1<<f) == 0 || setBy[f] == "" || !behaviourType(st.Field(f).Type()) {
+				continue
+			}
+			c.report(checkNoReset, fn.Pos(), nil,
+				"%s resets %s but not %s, which %s sets on some paths and a user of the pool reads after this reset before anything writes it: a pooled %s hands the previous user's %s to the next; set it here",
+				fn.Name(), n.Obj().Name(), st.Field(f).Name(), setBy[f], n.Obj().Name(), st.Field(f).Name())
+			return
+		}
+	}
 	// A map field that a function given the object fills (c.store[k] = v)
 	// and nothing empties but a lazy make when it is nil (labstack/echo#1,
 	// fixed in 6d733d3: reset left the store that Context.Set writes to).
@@ -101,6 +118,74 @@ func (c *checker) checkResetForgets(fn *ssa.Function) {
 			fn.Name(), n.Obj().Name(), st.Field(f).Name(), by, n.Obj().Name())
 		return
 	}
+}
+
+// behaviourType reports whether t is an interface (other than error) or a
+// func type: a field that decides what the object does next.
+func behaviourType(t types.Type) bool {
+	if isErrorType(t) {
+		return false
+	}
+	switch t.Underlying().(type) {
+	case *types.Interface, *types.Signature:
+		return true
+	}
+	return false
+}
+
+// readAfterReset returns the fields that a function reads, after taking
+// an object from a sync.Pool and calling the reset method r on it, on a
+// path where neither r nor anything after it wrote them yet (fieldFlow,
+// which follows calls); built on first use.
+func (c *checker) readAfterReset(r *ssa.Function) fieldSet {
+	if c.readGet == nil {
+		c.readGet = map[*ssa.Function]fieldSet{}
+		for _, fn := range c.funcs {
+			_, gets := c.sites(fn)
+			for _, g := range gets {
+				if g.prim != syncGet {
+					continue
+				}
+				obj, _ := assertedStruct(g.call)
+				if obj == nil {
+					continue
+				}
+				for _, ref := range *obj.Referrers() {
+					call, ok := ref.(*ssa.Call)
+					if !ok || len(call.Call.Args) == 0 || call.Call.Args[0] != obj {
+						continue
+					}
+					callee := call.Call.StaticCallee()
+					if callee == nil || callee.Signature.Recv() == nil || !isResetName(callee.Name()) || !reachableFrom(g.call, call) {
+						continue
+					}
+					u, _ := c.fieldFlow(fn, obj, call, 0)
+					c.readGet[callee] |= u.reads &^ recvWrites(callee, 0, map[*ssa.Function]bool{})
+				}
+			}
+		}
+	}
+	return c.readGet[r]
+}
+
+// setByUsers returns the fields of tn that a function stores into on an
+// object it was given (a parameter other than a method's receiver of
+// another type, x.f = v), not one it made, with that function's name.
+func (c *checker) setByUsers(tn *types.TypeName) map[int]string {
+	out := map[int]string{}
+	c.eachFieldStore(func(fn *ssa.Function, st *ssa.Store, fa *ssa.FieldAddr) {
+		prm, ok := fa.X.(*ssa.Parameter)
+		if !ok || fa.Field >= 64 || isResetName(fn.Name()) {
+			return
+		}
+		if n, ok := namedPtr(prm.Type()); !ok || n.Obj() != tn {
+			return
+		}
+		if _, seen := out[fa.Field]; !seen {
+			out[fa.Field] = displayName(fn)
+		}
+	})
+	return out
 }
 
 // filledMaps returns the map fields of the struct type tn that a function
