@@ -856,3 +856,16 @@ func TestCorpusHeldOut44(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld44")
 }
+
+// TestCorpusHeldOut45 scores the forty-fifth held-out part, written on
+// 2026-11-24 in the eighteenth session by three helpers by domain
+// (developer tools; service mesh, DNS and service discovery; job queues
+// and schedulers), with part 44's sources added to what they had to
+// avoid. It was scored once, after its duplicate checks, at the analyzer
+// of the last clean sweep.
+func TestCorpusHeldOut45(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld45")
+}
