@@ -43,6 +43,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	if *enabled[checkNoReset] {
 		c.checkArmedTimers(fn, gets)
 		c.checkReinitForgets(fn, gets)
+		c.checkReadCountIgnored(fn, gets)
 	}
 	c.checkPutPaths(fn, puts)
 	c.checkViewAfterPut(fn) // after checkPutPaths, which says it better where both see it
