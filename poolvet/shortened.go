@@ -2,6 +2,7 @@ package poolvet
 
 import (
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -35,7 +36,11 @@ func (c *checker) checkShortenedPut(fn *ssa.Function, p *putSite) {
 	readsByLen := false
 	for _, pg := range c.poolGets(id) {
 		for _, v := range getValues(pg.g.call) {
-			if st := shortens(pg.fn, v); st != nil && cut == nil {
+			st := shortens(pg.fn, v)
+			if st != nil && restoresFirst(v, st) {
+				return // the getter restores the length before it cuts it
+			}
+			if st != nil && cut == nil {
 				cut = st
 			}
 			if readsInto(pg.fn, v) {
@@ -92,6 +97,26 @@ func shortens(fn *ssa.Function, bp ssa.Value) *ssa.Store {
 	return nil
 }
 
+// restoresFirst reports whether a store that sets *bp back to its full
+// length (*bp = (*bp)[:cap(*bp)]) runs before the store cut on every path:
+// the getter restores what the pool gave it before it reads and cuts.
+func restoresFirst(bp ssa.Value, cut *ssa.Store) bool {
+	for _, r := range referrersOf(bp) {
+		st, ok := r.(*ssa.Store)
+		if !ok || st.Addr != bp || st == cut {
+			continue
+		}
+		sl, ok := st.Val.(*ssa.Slice)
+		if !ok || !loadOf(sl.X, bp) || sl.High == nil || !fullLength(sl.High, bp) {
+			continue
+		}
+		if st.Block() == cut.Block() && precedes(st, cut) || st.Block() != cut.Block() && st.Block().Dominates(cut.Block()) {
+			return true
+		}
+	}
+	return false
+}
+
 // fullLength reports whether high, the high bound of a re-slice of *bp,
 // gives the buffer a length that does not depend on one use: none, its
 // capacity, a constant or a package-level variable (*bp =
@@ -126,7 +151,14 @@ func readsInto(fn *ssa.Function, bp ssa.Value) bool {
 		if !ok || ld.Op != token.MUL || ld.Referrers() == nil {
 			continue
 		}
+		// *bp, or (*bp)[0:] (felipejfc/udpx#3's ReadFromUDP((*msg)[0:]))
+		uses := slices.Clone(*ld.Referrers())
 		for _, rr := range *ld.Referrers() {
+			if sl, ok := rr.(*ssa.Slice); ok && sl.High == nil && (sl.Low == nil || isConstN(sl.Low, 0)) {
+				uses = append(uses, referrersOf(sl)...)
+			}
+		}
+		for _, rr := range uses {
 			ci, ok := rr.(ssa.CallInstruction)
 			if !ok {
 				continue

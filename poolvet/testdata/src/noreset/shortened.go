@@ -1,6 +1,7 @@
 package noreset
 
 import (
+	"io"
 	"net"
 	"sync"
 )
@@ -26,7 +27,7 @@ func readDatagrams(conn net.PacketConn, out chan<- *[]byte) {
 func consumeDatagrams(in <-chan *[]byte, handle func([]byte)) {
 	for bp := range in {
 		handle(*bp)
-		dgramPool.Put(bp) // want `bp goes back to the pool still cut to the length of its last use \(line 21\)`
+		dgramPool.Put(bp) // want `bp goes back to the pool still cut to the length of its last use \(line 22\)`
 	}
 }
 
@@ -78,5 +79,60 @@ func consumeDatagrams3(in <-chan *[]byte, handle func([]byte)) {
 		handle(*bp)
 		*bp = (*bp)[:dgramMax]
 		dgramPool3.Put(bp)
+	}
+}
+
+// A buffer read into as (*b)[0:], cut to the datagram and put back by the
+// forwarding goroutine (felipejfc/udpx#3).
+var shUDPPool = sync.Pool{New: func() any {
+	b := make([]byte, 2048)
+	return &b
+}}
+
+type shPacket struct{ data *[]byte }
+
+func shUDPReadLoop(r io.Reader, out chan<- shPacket) {
+	for {
+		b := shUDPPool.Get().(*[]byte)
+		n, err := r.Read((*b)[0:])
+		if err != nil {
+			return
+		}
+		*b = (*b)[:n]
+		out <- shPacket{data: b}
+	}
+}
+
+func shUDPForward(w io.Writer, in <-chan shPacket) {
+	for p := range in {
+		w.Write(*p.data)
+		shUDPPool.Put(p.data) // want `p.data goes back to the pool still cut to the length of its last use`
+	}
+}
+
+// Silent: the reader restores the capacity after each Get, so a short
+// buffer in the pool does no harm.
+var shUDPPool2 = sync.Pool{New: func() any {
+	b := make([]byte, 2048)
+	return &b
+}}
+
+func shUDPReadLoop2(r io.Reader, out chan<- shPacket) {
+	for {
+		b := shUDPPool2.Get().(*[]byte)
+		*b = (*b)[:cap(*b)]
+		n, err := r.Read(*b)
+		if err != nil {
+			return
+		}
+		*b = (*b)[:n]
+		out <- shPacket{data: b}
+	}
+}
+
+func shUDPForward2(w io.Writer, in <-chan shPacket) {
+	for p := range in {
+		w.Write(*p.data)
+		shUDPPool2.Put(p.data)
 	}
 }
