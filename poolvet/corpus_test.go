@@ -869,3 +869,16 @@ func TestCorpusHeldOut45(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld45")
 }
+
+// TestCorpusHeldOut46 scores the forty-sixth held-out part, written on
+// 2026-11-24 in the eighteenth session by three helpers by domain (SSH
+// and remote access; secrets, configuration and PKI; finance and
+// scientific computing), with part 45's sources added to what they had to
+// avoid. It was scored once, after its duplicate checks, at the analyzer
+// of the last clean sweep.
+func TestCorpusHeldOut46(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld46")
+}
