@@ -172,38 +172,27 @@ func (c *checker) putGuardFields(tn *types.TypeName) map[int]bool {
 	}
 	out := map[int]bool{}
 	c.putGuards[tn] = out
-	for _, fn := range c.funcs {
-		puts, _ := c.sites(fn)
-		for i := range puts {
-			p := &puts[i]
-			if p.prim != syncPut {
+	c.eachSyncPut(func(_ *ssa.Function, p *putSite, arg ssa.Value) {
+		if n, ok := namedPtr(arg.Type()); !ok || n.Obj() != tn {
+			return
+		}
+		pb := p.instr.Block()
+		for d := pb.Idom(); d != nil; d = d.Idom() {
+			ifi, ok := lastInstr(d).(*ssa.If)
+			if !ok || len(d.Succs) != 2 {
 				continue
 			}
-			arg := p.arg
-			if mi, ok := arg.(*ssa.MakeInterface); ok {
-				arg = mi.X
-			}
-			if n, ok := namedPtr(arg.Type()); !ok || n.Obj() != tn {
+			f, ok := testedField(ifi.Cond, arg)
+			if !ok {
 				continue
 			}
-			pb := p.instr.Block()
-			for d := pb.Idom(); d != nil; d = d.Idom() {
-				ifi, ok := lastInstr(d).(*ssa.If)
-				if !ok || len(d.Succs) != 2 {
-					continue
-				}
-				f, ok := testedField(ifi.Cond, arg)
-				if !ok {
-					continue
-				}
-				for _, s := range d.Succs {
-					if len(s.Preds) == 1 && s.Dominates(pb) {
-						out[f] = true
-					}
+			for _, s := range d.Succs {
+				if len(s.Preds) == 1 && s.Dominates(pb) {
+					out[f] = true
 				}
 			}
 		}
-	}
+	})
 	return out
 }
 
@@ -305,6 +294,17 @@ func (c *checker) pooledPtrTypes() map[*types.TypeName]bool {
 		return c.pooledPtrSet
 	}
 	c.pooledPtrSet = map[*types.TypeName]bool{}
+	c.eachSyncPut(func(_ *ssa.Function, _ *putSite, arg ssa.Value) {
+		if n, ok := namedPtr(arg.Type()); ok && n.Obj().Pkg() == c.pass.Pkg {
+			c.pooledPtrSet[n.Obj()] = true
+		}
+	})
+	return c.pooledPtrSet
+}
+
+// eachSyncPut calls f for each sync.Pool Put of the package's functions,
+// with the value put (unwrapped from its interface conversion).
+func (c *checker) eachSyncPut(f func(fn *ssa.Function, p *putSite, arg ssa.Value)) {
 	for _, fn := range c.funcs {
 		puts, _ := c.sites(fn)
 		for i := range puts {
@@ -316,10 +316,7 @@ func (c *checker) pooledPtrTypes() map[*types.TypeName]bool {
 			if mi, ok := arg.(*ssa.MakeInterface); ok {
 				arg = mi.X
 			}
-			if n, ok := namedPtr(arg.Type()); ok && n.Obj().Pkg() == c.pass.Pkg {
-				c.pooledPtrSet[n.Obj()] = true
-			}
+			f(fn, p, arg)
 		}
 	}
-	return c.pooledPtrSet
 }

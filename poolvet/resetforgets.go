@@ -400,31 +400,20 @@ func (c *checker) pooledTypes() map[*types.TypeName]bool {
 		return c.pooledSet
 	}
 	c.pooledSet = map[*types.TypeName]bool{}
-	for _, fn := range c.funcs {
-		puts, _ := c.sites(fn)
-		for i := range puts {
-			p := &puts[i]
-			if p.prim != syncPut {
-				continue
-			}
-			arg := p.arg
-			if mi, ok := arg.(*ssa.MakeInterface); ok {
-				arg = mi.X
-			}
-			n, ok := types.Unalias(derefType(arg.Type())).(*types.Named)
-			if !ok || n.Obj().Pkg() != c.pass.Pkg {
-				continue
-			}
-			c.pooledSet[n.Obj()] = true
-			if st, ok := n.Underlying().(*types.Struct); ok {
-				for j := 0; j < st.NumFields(); j++ {
-					if fn, ok := types.Unalias(st.Field(j).Type()).(*types.Named); ok && fn.Obj().Pkg() == c.pass.Pkg {
-						c.pooledSet[fn.Obj()] = true
-					}
+	c.eachSyncPut(func(_ *ssa.Function, _ *putSite, arg ssa.Value) {
+		n, ok := types.Unalias(derefType(arg.Type())).(*types.Named)
+		if !ok || n.Obj().Pkg() != c.pass.Pkg {
+			return
+		}
+		c.pooledSet[n.Obj()] = true
+		if st, ok := n.Underlying().(*types.Struct); ok {
+			for j := 0; j < st.NumFields(); j++ {
+				if fn, ok := types.Unalias(st.Field(j).Type()).(*types.Named); ok && fn.Obj().Pkg() == c.pass.Pkg {
+					c.pooledSet[fn.Obj()] = true
 				}
 			}
 		}
-	}
+	})
 	return c.pooledSet
 }
 
