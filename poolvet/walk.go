@@ -917,6 +917,16 @@ func (t *tracker) usesObject(instr ssa.Instruction, p *path) bool {
 		if localRoot(x.Addr) != nil {
 			return false // copying a reference into a local variable
 		}
+	case *ssa.UnOp:
+		// The load of a result slot at a return, in a function with a
+		// defer (*t1 = nil; rundefers; t = *t1; return ...), reads what
+		// this block stored there last, not the object another path
+		// stored (pkg/sftp#649's fixed dispatch).
+		if a, ok := x.X.(*ssa.Alloc); ok && !a.Heap && x.Op == token.MUL {
+			if v, ok := lastStoreBefore(a, x); ok && (isZeroConst(v) || t.class(p, v) == notAlias) {
+				return false
+			}
+		}
 	case *ssa.Call:
 		if b, ok := x.Call.Value.(*ssa.Builtin); ok {
 			switch b.Name() {
@@ -934,6 +944,21 @@ func (t *tracker) usesObject(instr ssa.Instruction, p *path) bool {
 		}
 	}
 	return false
+}
+
+// lastStoreBefore returns the value of the last store into the local a
+// that comes before instr in instr's block.
+func lastStoreBefore(a *ssa.Alloc, instr ssa.Instruction) (ssa.Value, bool) {
+	var v ssa.Value
+	for _, in := range instr.Block().Instrs {
+		if in == instr {
+			return v, v != nil
+		}
+		if st, ok := in.(*ssa.Store); ok && st.Addr == a {
+			v = st.Val
+		}
+	}
+	return nil, false
 }
 
 // holdsAlias reports whether fn stores an alias of the object into a field
