@@ -6,10 +6,16 @@
 // *clientTransaction back with its id, start time, attempt counter and raw
 // request bytes of the finished transaction still in it. The fix clears those
 // fields in putClientTransaction before the Put.
-// Check: noreset (reported at the Put in putClientTransaction).
+// The same commit fixed a use after Put in the retransmission path of
+// handleAgentCallback: on a write error c.delete(t.id) hands t back to the
+// pool (through putClientTransaction), and t.id is then read again to stop the
+// agent transaction; the fix copies id and raw before starting.
+// Check: noreset (reported at the Put in putClientTransaction) and useafterput
+// (reported at the read of t.id after c.delete put t back).
 package bug
 
 import (
+	"errors"
 	"sync"
 	"time"
 )
@@ -67,7 +73,10 @@ type Client struct {
 	maxAttempts int32
 	rto         time.Duration
 	write       func(b []byte) error
+	stop        func(id transactionID) error
 }
+
+var errTransactionExists = errors.New("transaction exists with same id")
 
 func (c *Client) delete(id transactionID) {
 	c.mux.Lock()
@@ -79,6 +88,17 @@ func (c *Client) delete(id transactionID) {
 		delete(c.t, id)
 	}
 	c.mux.Unlock()
+}
+
+// start registers t in the transaction table.
+func (c *Client) start(t *clientTransaction) error {
+	c.mux.Lock()
+	defer c.mux.Unlock()
+	if _, exists := c.t[t.id]; exists {
+		return errTransactionExists
+	}
+	c.t[t.id] = t
+	return nil
 }
 
 func (c *Client) handleAgentCallback(e Event) {
@@ -93,17 +113,26 @@ func (c *Client) handleAgentCallback(e Event) {
 	}
 	h := t.h
 	if c.maxAttempts <= t.attempt || e.Error == nil {
+		// Transaction completed.
 		putClientTransaction(t)
 		h(e)
 		return
 	}
+	// Doing re-transmission.
 	t.attempt++
-	c.mux.Lock()
-	c.t[t.id] = t
-	c.mux.Unlock()
-	if err := c.write(t.raw); err != nil {
-		c.delete(e.TransactionID)
-		e.Error = err
+	if startErr := c.start(t); startErr != nil {
+		c.delete(t.id)
+		e.Error = startErr
+		h(e)
+		return
+	}
+	if writeErr := c.write(t.raw); writeErr != nil {
+		c.delete(t.id)
+		e.Error = writeErr
+		// Stopping the agent transaction instead of waiting for its deadline.
+		if stopErr := c.stop(t.id); stopErr != nil { // want `useafterput`
+			e.Error = stopErr
+		}
 		h(e)
 	}
 }
@@ -118,9 +147,9 @@ func (c *Client) Start(id transactionID, raw []byte, h Handler) (time.Time, erro
 	t.attempt = 0
 	t.raw = append(t.raw[:0], raw...)
 	deadline := t.nextTimeout(t.start)
-	c.mux.Lock()
-	c.t[id] = t
-	c.mux.Unlock()
+	if err := c.start(t); err != nil {
+		return time.Time{}, err
+	}
 	if err := c.write(raw); err != nil {
 		c.delete(id)
 		return time.Time{}, err

@@ -6,11 +6,15 @@
 // *clientTransaction back with its id, start time, attempt counter and raw
 // request bytes of the finished transaction still in it. The fix clears those
 // fields in putClientTransaction before the Put.
-// Check: noreset (fixed twin: every field is cleared before the Put; the
+// The same commit fixed a use after Put in the retransmission path of
+// handleAgentCallback (t.id read after c.delete put t back); the fixed twin
+// copies id and raw before starting.
+// Check: noreset and useafterput (fixed twin: every field is cleared before the Put; the
 // handler is cleared too so the twin holds no state of the old use).
 package bug
 
 import (
+	"errors"
 	"sync"
 	"time"
 )
@@ -74,7 +78,10 @@ type Client struct {
 	maxAttempts int32
 	rto         time.Duration
 	write       func(b []byte) error
+	stop        func(id transactionID) error
 }
+
+var errTransactionExists = errors.New("transaction exists with same id")
 
 func (c *Client) delete(id transactionID) {
 	c.mux.Lock()
@@ -86,6 +93,17 @@ func (c *Client) delete(id transactionID) {
 		delete(c.t, id)
 	}
 	c.mux.Unlock()
+}
+
+// start registers t in the transaction table.
+func (c *Client) start(t *clientTransaction) error {
+	c.mux.Lock()
+	defer c.mux.Unlock()
+	if _, exists := c.t[t.id]; exists {
+		return errTransactionExists
+	}
+	c.t[t.id] = t
+	return nil
 }
 
 func (c *Client) handleAgentCallback(e Event) {
@@ -100,17 +118,29 @@ func (c *Client) handleAgentCallback(e Event) {
 	}
 	h := t.h
 	if c.maxAttempts <= t.attempt || e.Error == nil {
+		// Transaction completed.
 		putClientTransaction(t)
 		h(e)
 		return
 	}
+	// Doing re-transmission.
 	t.attempt++
-	c.mux.Lock()
-	c.t[t.id] = t
-	c.mux.Unlock()
-	if err := c.write(t.raw); err != nil {
-		c.delete(e.TransactionID)
-		e.Error = err
+	buf := make([]byte, 2048)
+	buf = buf[:copy(buf, t.raw)]
+	id := t.id
+	if startErr := c.start(t); startErr != nil {
+		c.delete(id)
+		e.Error = startErr
+		h(e)
+		return
+	}
+	if writeErr := c.write(buf); writeErr != nil {
+		c.delete(id)
+		e.Error = writeErr
+		// Stopping the agent transaction instead of waiting for its deadline.
+		if stopErr := c.stop(id); stopErr != nil {
+			e.Error = stopErr
+		}
 		h(e)
 	}
 }
@@ -125,9 +155,9 @@ func (c *Client) Start(id transactionID, raw []byte, h Handler) (time.Time, erro
 	t.attempt = 0
 	t.raw = append(t.raw[:0], raw...)
 	deadline := t.nextTimeout(t.start)
-	c.mux.Lock()
-	c.t[id] = t
-	c.mux.Unlock()
+	if err := c.start(t); err != nil {
+		return time.Time{}, err
+	}
 	if err := c.write(raw); err != nil {
 		c.delete(id)
 		return time.Time{}, err
