@@ -882,3 +882,16 @@ func TestCorpusHeldOut46(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld46")
 }
+
+// TestCorpusHeldOut47 scores the forty-seventh held-out part, written on
+// 2026-11-24 at the end of the eighteenth session by three helpers by
+// domain (self-hosted applications; HTTP client and load-testing tools;
+// enterprise protocol libraries), with part 46's sources added to what
+// they had to avoid. It was scored once, after its duplicate checks, at
+// the analyzer of the last clean sweep.
+func TestCorpusHeldOut47(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld47")
+}
