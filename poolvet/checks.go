@@ -556,11 +556,7 @@ func mustPrecedePut(fn *ssa.Function, st ssa.Instruction) bool {
 
 // fieldLoad reports whether v is a load of a field (x.f, not &x.f).
 func fieldLoad(v ssa.Value) bool {
-	ld, ok := v.(*ssa.UnOp)
-	if !ok || ld.Op != token.MUL {
-		return false
-	}
-	_, ok = ld.X.(*ssa.FieldAddr)
+	_, ok := loadedField(v)
 	return ok
 }
 

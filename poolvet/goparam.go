@@ -73,25 +73,26 @@ func reassignedBinding(g *ssa.Go, prm *ssa.Parameter) bool {
 		return false
 	}
 	for _, b := range mc.Bindings {
-		cell, ok := b.(*ssa.Alloc)
-		if !ok {
-			continue
-		}
-		holds, other := false, false
-		for _, ref := range *cell.Referrers() {
-			if st, ok := ref.(*ssa.Store); ok && st.Addr == cell {
-				if st.Val == prm {
-					holds = true
-				} else {
-					other = true
-				}
+		if cell, ok := b.(*ssa.Alloc); ok {
+			if holds, other := cellStores(cell, prm); holds && other {
+				return true
 			}
-		}
-		if holds && other {
-			return true
 		}
 	}
 	return false
+}
+
+// cellStores reports whether the variable cell is assigned prm, and
+// whether it is assigned anything else (localStores).
+func cellStores(cell *ssa.Alloc, prm *ssa.Parameter) (holds, other bool) {
+	for _, st := range localStores(cell) {
+		if st.Val == prm {
+			holds = true
+		} else {
+			other = true
+		}
+	}
+	return holds, other
 }
 
 // marksAbandoned reports whether fn sets, on prm, directly or through a
@@ -147,16 +148,8 @@ func cellOnlyHolds(v ssa.Value, prm *ssa.Parameter) bool {
 	if !ok {
 		return false
 	}
-	holds := false
-	for _, ref := range *cell.Referrers() {
-		if st, ok := ref.(*ssa.Store); ok && st.Addr == cell {
-			if st.Val != prm {
-				return false
-			}
-			holds = true
-		}
-	}
-	return holds
+	holds, other := cellStores(cell, prm)
+	return holds && !other
 }
 
 // putGuardFields returns the fields of the struct type tn that a sync.Pool

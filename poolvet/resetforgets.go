@@ -217,10 +217,8 @@ func (c *checker) filledMaps(tn *types.TypeName) map[int]string {
 				for _, instr := range b.Instrs {
 					switch x := instr.(type) {
 					case *ssa.MapUpdate:
-						if ld, ok := x.Map.(*ssa.UnOp); ok && ld.Op == token.MUL {
-							if fa, ok := ld.X.(*ssa.FieldAddr); ok {
-								add(fn, fa)
-							}
+						if fa, ok := loadedField(x.Map); ok {
+							add(fn, fa)
 						}
 					case *ssa.Store:
 						fa, ok := x.Addr.(*ssa.FieldAddr)
@@ -239,13 +237,12 @@ func (c *checker) filledMaps(tn *types.TypeName) map[int]string {
 					case ssa.CallInstruction:
 						// clear(x.f), delete(x.f, k): emptied somewhere
 						com := x.Common()
-						if (isBuiltin(com, "clear") || isBuiltin(com, "delete")) && len(com.Args) > 0 {
-							if ld, ok := com.Args[0].(*ssa.UnOp); ok && ld.Op == token.MUL {
-								if fa, ok := ld.X.(*ssa.FieldAddr); ok {
-									if ref, ok := fieldRefOf(fa); ok {
-										managed[ref] = true
-									}
-								}
+						if !isBuiltin(com, "clear") && !isBuiltin(com, "delete") || len(com.Args) == 0 {
+							continue
+						}
+						if fa, ok := loadedField(com.Args[0]); ok {
+							if ref, ok := fieldRefOf(fa); ok {
+								managed[ref] = true
 							}
 						}
 					}
@@ -256,11 +253,17 @@ func (c *checker) filledMaps(tn *types.TypeName) map[int]string {
 			delete(c.filled[ref.obj], ref.field)
 		}
 	}
-	out := map[int]string{}
-	for f, by := range c.filled[tn] {
-		out[f] = by
+	return c.filled[tn] // read only
+}
+
+// loadedField returns the field address v is loaded from (x.f).
+func loadedField(v ssa.Value) (*ssa.FieldAddr, bool) {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil, false
 	}
-	return out
+	fa, ok := ld.X.(*ssa.FieldAddr)
+	return fa, ok
 }
 
 // nilGuarded reports whether the store st into the field at fa runs only
