@@ -1,4 +1,5 @@
-// Source: https://github.com/zeromicro/go-zero/pull/5186
+// Source: https://github.com/zeromicro/go-zero/pull/5186 (the bug and its fix
+// are commits on that pull request's branch; the PR itself was not merged)
 // Fix commit: https://github.com/zeromicro/go-zero/commit/e22184756a6ac8fc320248a4af96d4113742732e
 // ("修复 doWriteJson 函数中的缓冲区重置问题，以确保在 JSON 序列化前清空缓冲区" -
 // fix the buffer reset problem in doWriteJson so the buffer is emptied before
