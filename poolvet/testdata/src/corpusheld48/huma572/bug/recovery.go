@@ -1,6 +1,7 @@
 // Source: https://github.com/danielgtaylor/huma/pull/572, fix commit
 // https://github.com/danielgtaylor/huma/commit/8684ae1ff088a855e5799cfab0547a8e0702b0d1
-// ("fix: reset recovery middleware buffer", huma v1 middleware).
+// ("fix: reset recovery middleware buffer", huma v1 middleware). Huma is an
+// HTTP/REST API framework, not one of the projects named for this domain.
 //
 // Bug: the huma v1 Recovery middleware buffers up to MaxLogBodyBytes of each
 // request body into a *bytes.Buffer from a sync.Pool so that it can dump the
