@@ -20,6 +20,11 @@
 // returning the decompressor with a deferred pool.PutReader, and by
 // r.Reset(nil) in SnappyPool.PutReader.
 //
+// Note: a follow-up (https://github.com/grafana/loki/pull/12050, case
+// loki12050) found that Drop's BlockPool.Put, as added by this fix, still
+// raced because decoded Blooms alias d.data; the fixed twin keeps this
+// PR's fix as it was.
+//
 // BlockPool re-creates prometheus' bucketed util/pool.Pool, which stores
 // []byte values in per-size sync.Pools (same before and after the fix).
 //
