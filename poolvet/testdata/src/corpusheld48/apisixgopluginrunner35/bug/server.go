@@ -18,6 +18,9 @@
 // Check: useafterput (out, the builder's FinishedBytes, is used and returned
 // after util.PutBuilder(bd): the return in generateErrorReport and the
 // len(out) that starts dispatchRPC's use of it)
+//
+// Note: PutBuilder has no size cap in either twin; only the use of
+// FinishedBytes after PutBuilder is the bug this case is about.
 package bug
 
 import (

@@ -15,6 +15,9 @@
 // handed to MarshalWithBuffer.
 // Check: noreset (the deferred bufferPool.Put(buf) in doWriteJson returns a
 // buffer that still holds the last response and is never reset)
+//
+// Note: the pool has no size cap on Put in either twin (the fix did not add
+// one); only the missing reset is the bug this case is about.
 package bug
 
 import (
