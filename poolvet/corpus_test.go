@@ -895,3 +895,17 @@ func TestCorpusHeldOut47(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld47")
 }
+
+// TestCorpusHeldOut48 scores the forty-eighth held-out part, written on
+// 2026-11-24 in the nineteenth session by three helpers by domain
+// (container runtimes and build tooling; stream processing, data
+// pipelines and metrics agents; microservice frameworks and API
+// gateways), from a protocol and an avoid list rebuilt this session from
+// the corpora. It was scored once, after its duplicate checks, at the
+// analyzer of the last clean sweep.
+func TestCorpusHeldOut48(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld48")
+}
