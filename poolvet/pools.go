@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"maps"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -2500,9 +2501,9 @@ func sizeGuard(bin *ssa.BinOp, obj ssa.Value) (small int, ok bool) {
 	}
 	var sizeLeft bool
 	switch {
-	case isSizeOf(bin.X, obj) && (isBound(bin.Y) || poolBound(bin.Y, obj)):
+	case isSizeOf(bin.X, obj) && (isBound(bin.Y) || poolBound(bin.Y, obj) || namedBound(bin.Y)):
 		sizeLeft = true
-	case isSizeOf(bin.Y, obj) && (isBound(bin.X) || poolBound(bin.X, obj)):
+	case isSizeOf(bin.Y, obj) && (isBound(bin.X) || poolBound(bin.X, obj) || namedBound(bin.X)):
 		sizeLeft = false
 	default:
 		return 0, false
@@ -2711,6 +2712,56 @@ func isBound(v ssa.Value) bool {
 		return x.Op == token.MUL && globalOf(x.X) != nil
 	}
 	return false
+}
+
+// boundName matches the names of settings that bound a size.
+var boundName = regexp.MustCompile(`(?i)max|limit|threshold|bound`)
+
+// namedBound reports whether v is read from a setting named as a bound: a
+// parameter, a field or the result of a getter without arguments called
+// MaxPooled, limit, BufferSizeLimit... (buf.Cap() <
+// rec.Logger().Logr().MaxPooledFormatBuffer: mattermost/logr 0c93e63). A
+// size compared with another value (cap(buf) < n of a needed size n) says
+// nothing about which buffers the pool keeps.
+func namedBound(v ssa.Value) bool {
+	if cv, ok := v.(*ssa.Convert); ok {
+		v = cv.X
+	}
+	name := ""
+	switch x := v.(type) {
+	case *ssa.Parameter:
+		name = x.Name()
+	case *ssa.FreeVar:
+		name = x.Name()
+	case *ssa.Field:
+		if st, ok := x.X.Type().Underlying().(*types.Struct); ok && x.Field < st.NumFields() {
+			name = st.Field(x.Field).Name()
+		}
+	case *ssa.UnOp:
+		if x.Op != token.MUL {
+			return false
+		}
+		switch y := x.X.(type) {
+		case *ssa.FieldAddr:
+			name = fieldName(y)
+		case *ssa.FreeVar: // a variable captured by reference
+			name = y.Name()
+		case *ssa.Alloc:
+			name = y.Comment
+		}
+	case *ssa.Call:
+		if len(x.Call.Args) > 0 && !x.Call.IsInvoke() {
+			if x.Call.Signature().Recv() == nil || len(x.Call.Args) > 1 {
+				return false
+			}
+		}
+		if f := x.Call.StaticCallee(); f != nil {
+			name = f.Name()
+		} else if x.Call.IsInvoke() && len(x.Call.Args) == 0 {
+			name = x.Call.Method.Name()
+		}
+	}
+	return name != "" && boundName.MatchString(name)
 }
 
 // isString reports whether t is a string type.

@@ -149,12 +149,44 @@ func deferSizeAndError(s string) (out []byte, err error) {
 	return buf.Bytes(), err
 }
 
-// The bound is a parameter, not a constant or package-level variable.
+// The bound is a parameter named as a limit: a size guard all the same.
 func deferLocalBound(limit int, s string) []byte {
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer func() {
 		if buf.Cap() <= limit {
+			bufPool.Put(buf)
+		}
+	}()
+	buf.WriteString(s)
+	return buf.Bytes() // want `returned value shares memory with buf, which the deferred Put at line 156`
+}
+
+// A bound read from settings through getters (mattermost/logr 0c93e63).
+type logSettings struct{ MaxPooledBuffer int }
+
+type logRecord struct{ settings *logSettings }
+
+func (r *logRecord) Settings() *logSettings { return r.settings }
+
+func deferSettingsBound(rec *logRecord, s string) []byte {
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if buf.Cap() < rec.Settings().MaxPooledBuffer {
+			bufPool.Put(buf)
+		}
+	}()
+	buf.WriteString(s)
+	return buf.Bytes() // want `returned value shares memory with buf, which the deferred Put at line 175`
+}
+
+// Compared with a needed size, not a bound: the closure may keep it.
+func deferNeededSize(need int, s string) []byte {
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if buf.Cap() < need {
 			bufPool.Put(buf)
 		}
 	}()
@@ -198,5 +230,5 @@ func guardedDeferGo(s string) {
 		}
 	}()
 	buf.WriteString(s)
-	go consumeBytes(buf.Bytes()) // want `buf is handed to a goroutine here, but the deferred Put at line 195`
+	go consumeBytes(buf.Bytes()) // want `buf is handed to a goroutine here, but the deferred Put at line 227`
 }
