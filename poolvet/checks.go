@@ -55,6 +55,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkCloseAgain(fn, puts)
 	c.checkKeptList(fn, puts)
 	c.checkCachedPut(fn, puts)
+	c.checkLazyCell(fn, puts)
 	c.checkFieldPutAgain(fn)
 	c.checkHandedPut(fn, puts)
 	c.checkCallbackPut(fn, puts)
