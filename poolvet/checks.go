@@ -74,6 +74,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 		if *enabled[checkNoReset] {
 			c.checkResetFailedPut(fn, &puts[i])
 			c.checkShortenedPut(fn, &puts[i])
+			c.checkUntruncatedPut(fn, &puts[i])
 		}
 	}
 	for _, p := range puts {
