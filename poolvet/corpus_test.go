@@ -909,3 +909,16 @@ func TestCorpusHeldOut48(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld48")
 }
+
+// TestCorpusHeldOut49 scores the forty-ninth held-out part, written on
+// 2026-11-24 in the nineteenth session by three helpers by domain
+// (embedded storage engines and key-value stores; VPNs, tunnels and
+// overlay networks; template engines, parsers and query languages), with
+// part 48's sources added to what they had to avoid. It was scored once,
+// after its duplicate checks, at the analyzer of the last clean sweep.
+func TestCorpusHeldOut49(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld49")
+}
