@@ -36,6 +36,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkSendPut(fn) // the Put is in the receiver
 	c.checkParamViewAfterPut(fn)
 	c.checkPooledParamGo(fn)
+	c.checkNoopReslice(fn)
 	if len(puts) == 0 && len(gets) == 0 {
 		c.checkViewAfterPut(fn)
 		return
