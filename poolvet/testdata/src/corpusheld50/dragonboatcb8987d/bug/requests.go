@@ -11,9 +11,9 @@
 // value left in it by the previous proposal), and read() took the object out
 // of the pool without clearing it either. A ReadIndex request that received
 // an object last used by a proposal therefore behaved as a notify-commit
-// request and could see the previous user's committed notification; a
-// proposal could get an object whose committedC was nil. notify() also
-// marked the object ready to release before its result was delivered.
+// request and could see the previous user's committed notification.
+// notify() also marked the object ready to release before its result was
+// delivered.
 //
 // Fix: RequestState gets an explicit notifyCommit flag that Release() resets
 // before putting the object back, that read() clears and that propose() sets
