@@ -1,6 +1,7 @@
 // Source: https://github.com/cockroachdb/pebble/commit/e2b7bb844759be90cdba907c169020b5583e83b3
-// ("db: clear range key count during Batch Reset", batch.go). Pebble is the
-// storage engine under dragonboat's log DB.
+// (https://github.com/cockroachdb/pebble/pull/1563, "db: clear range key
+// count during Batch Reset", batch.go). Pebble is the storage engine under
+// dragonboat's log DB.
 //
 // Bug: batches are recycled through batchPool / indexedBatchPool:
 // Close -> release() calls b.Reset() and then puts the batch back. When range
