@@ -164,6 +164,8 @@ type checker struct {
 	freeLists map[fieldRef]bool
 	// pooledSet caches pooledTypes.
 	pooledSet map[*types.TypeName]bool
+	// putSet caches putDirectly.
+	putSet map[*types.TypeName]bool
 	// pooledPtrSet caches pooledPtrTypes.
 	pooledPtrSet map[*types.TypeName]bool
 	// putGuards caches putGuardFields, by type.

@@ -308,7 +308,10 @@ func (c *checker) reportForgottenScalars(fn *ssa.Function, n *types.Named, st *t
 	// it, against the fields setters set (checkStalePut's setFields):
 	// this is for the Reset that clears by other means (delete, a
 	// callee) or one field only.
-	if bits.OnesCount64(uint64(c.paramFieldUse(fn, 0, 0).may|recvWrites(fn, 0, map[*ssa.Function]bool{}))) >= 2 {
+	// A type that is only a field of pooled objects has no Put of its
+	// own to judge it at: its reset is the place (pingcap/tidb#45903:
+	// Scanner.reset, called by the pooled Parser, kept identifierDot).
+	if bits.OnesCount64(uint64(c.paramFieldUse(fn, 0, 0).may|recvWrites(fn, 0, map[*ssa.Function]bool{}))) >= 2 && c.putDirectly()[n.Obj()] {
 		return false
 	}
 	for _, b := range fn.Blocks {
@@ -341,6 +344,9 @@ func (c *checker) reportForgottenScalars(fn *ssa.Function, n *types.Named, st *t
 			cand |= 1 << f
 		}
 	}
+	// A field the reset itself looks at (if d.closed { return err }) is
+	// one it keeps on purpose: a lifecycle flag, not the last use's state.
+	cand &^= flagReads(fn, allFields) | c.paramFieldUse(fn, 0, 0).reads
 	if cand == 0 {
 		return false
 	}
@@ -370,15 +376,17 @@ func (c *checker) reportForgottenScalars(fn *ssa.Function, n *types.Named, st *t
 	// Read before written by a method of n.
 	var stale fieldSet
 	reader := ""
+	// A method of n, or a function given a *n first (startWithNumber(s
+	// *Scanner) in tidb's lexer).
 	for _, g := range c.funcs {
-		if g == fn || g.Parent() != nil || g.Signature.Recv() == nil || len(g.Params) == 0 || isResetName(g.Name()) {
+		if g == fn || g.Parent() != nil || len(g.Params) == 0 || isResetName(g.Name()) {
 			continue
 		}
 		rn, ok := types.Unalias(derefType(g.Params[0].Type())).(*types.Named)
 		if !ok || rn.Obj() != n.Obj() || !isPointer(g.Params[0].Type()) {
 			continue
 		}
-		if r := c.paramFieldUse(g, 0, 0).reads & cand; r != 0 {
+		if r := (c.paramFieldUse(g, 0, 0).reads | flagReads(g, cand)) & cand; r != 0 {
 			if stale == 0 {
 				reader = g.Name()
 			}
@@ -393,6 +401,47 @@ func (c *checker) reportForgottenScalars(fn *ssa.Function, n *types.Named, st *t
 		"%s leaves the %s of %s as the last user set it, and %s reads it before writing it: a pooled %s carries that value to its next user; clear it here",
 		fn.Name(), what, n.Obj().Name(), reader, n.Obj().Name())
 	return true
+}
+
+// flagReads returns the fields of cand that g loads from its first
+// parameter and never writes: a flag that decides a branch (if
+// s.identifierDot { ... }), which fieldFlow leaves out of its reads.
+func flagReads(g *ssa.Function, cand fieldSet) fieldSet {
+	var loads, stores fieldSet
+	for _, b := range g.Blocks {
+		for _, instr := range b.Instrs {
+			var fa *ssa.FieldAddr
+			switch x := instr.(type) {
+			case *ssa.UnOp:
+				if x.Op == token.MUL {
+					fa, _ = x.X.(*ssa.FieldAddr)
+				}
+			case *ssa.Store:
+				if f, ok := x.Addr.(*ssa.FieldAddr); ok && f.X == g.Params[0] && f.Field < 64 {
+					stores |= 1 << f.Field
+				}
+			}
+			if fa != nil && fa.X == g.Params[0] && fa.Field < 64 {
+				loads |= 1 << fa.Field
+			}
+		}
+	}
+	return loads &^ stores & cand
+}
+
+// putDirectly returns the named types of the package that a sync.Pool
+// Put of the package puts (through a pointer); built on first use.
+func (c *checker) putDirectly() map[*types.TypeName]bool {
+	if c.putSet != nil {
+		return c.putSet
+	}
+	c.putSet = map[*types.TypeName]bool{}
+	c.eachSyncPut(func(_ *ssa.Function, _ *putSite, arg ssa.Value) {
+		if n, ok := types.Unalias(derefType(arg.Type())).(*types.Named); ok && n.Obj().Pkg() == c.pass.Pkg {
+			c.putSet[n.Obj()] = true
+		}
+	})
+	return c.putSet
 }
 
 // pooledTypes returns the named types of the package that a sync.Pool Put
