@@ -922,3 +922,16 @@ func TestCorpusHeldOut49(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld49")
 }
+
+// TestCorpusHeldOut50 scores the fiftieth held-out part, written on
+// 2026-11-24 in the nineteenth session by three helpers by domain
+// (WebAssembly runtimes and Go tooling; infrastructure-as-code,
+// orchestration and consensus; GUI, graphics and cryptography), with
+// part 49's sources added to what they had to avoid. It was scored once,
+// after its duplicate checks, at the analyzer of the last clean sweep.
+func TestCorpusHeldOut50(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld50")
+}
