@@ -459,12 +459,28 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 					if !alias(a) {
 						continue
 					}
-					if r, ok := c.retainingReceiver(&x.Call, a).(*ssa.UnOp); ok && r.Op == token.MUL {
-						if loc, global, ok := longLived(r.X); ok {
+					r := c.retainingReceiver(&x.Call, a)
+					if u, ok := r.(*ssa.UnOp); ok && u.Op == token.MUL {
+						if loc, global, ok := longLived(u.X); ok {
 							out = append(out, handOff{instr: x, what: loc + " (kept there by the call", to: loc + ", which outlives the call", store: true, global: global})
 							kept = true
 							break
 						}
+					}
+					// ctx.SendBytes(buf.Bytes()) on the method's own
+					// receiver, or c.resp.SetBodyRaw(b) on a field of it:
+					// the receiver holds it after the method returns
+					// (gofiber/fiber#625).
+					loc, ok := "", false
+					if prm, isPrm := r.(*ssa.Parameter); isPrm && isReceiver(prm) && isPointer(prm.Type()) {
+						loc, ok = prm.Name(), true
+					} else if fa, isFA := r.(*ssa.FieldAddr); isFA {
+						loc, _, ok = longLived(fa)
+					}
+					if ok && !clearedAfterCall(fn, x, r) {
+						out = append(out, handOff{instr: x, what: loc + " (kept there by the call", to: loc + ", which outlives the call", store: true})
+						kept = true
+						break
 					}
 				}
 				if kept {
@@ -510,6 +526,35 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 		}
 	}
 	return out
+}
+
+// clearedAfterCall reports whether fn, after the call, calls a method of
+// recv again with a nil or constant argument, or stores into a field of
+// it, so the kept alias may be dropped before the Put; kept simple: any
+// later call on recv whose every argument is a constant.
+func clearedAfterCall(fn *ssa.Function, call *ssa.Call, recv ssa.Value) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			ci, ok := instr.(*ssa.Call)
+			if !ok || ci == call || !mayPrecede(call, ci) {
+				continue
+			}
+			args := callArgs(&ci.Call)
+			if len(args) < 2 || args[0] != recv {
+				continue
+			}
+			all := true
+			for _, a := range args[1:] {
+				if !isConst(a) {
+					all = false
+				}
+			}
+			if all {
+				return true // c.SetBody(nil)
+			}
+		}
+	}
+	return false
 }
 
 // reloadOfAsserted reports whether v is a load of the same field as the

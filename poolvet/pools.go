@@ -1969,6 +1969,38 @@ func (c *checker) retainedParams(fn *ssa.Function) map[int]bool {
 					}
 					continue
 				}
+				if call, ok := instr.(*ssa.Call); ok && !str {
+					// r.resp.SetBodyRaw(b), or a method of the receiver
+					// itself that keeps b: the receiver holds it too
+					// (gofiber/fiber#625's SendBytes).
+					for _, a := range callArgs(&call.Call) {
+						if !al[a] {
+							continue
+						}
+						inner := c.retainingReceiver(&call.Call, a)
+						for k := 0; k < 4 && inner != nil; k++ {
+							if isRecv(inner) {
+								if out == nil {
+									out = map[int]bool{}
+								}
+								out[i] = true
+								break
+							}
+							switch x := inner.(type) {
+							case *ssa.FieldAddr:
+								inner = x.X
+							case *ssa.UnOp: // ctx.Fasthttp.Response: through a pointer field
+								inner = nil
+								if x.Op == token.MUL {
+									inner = x.X
+								}
+							default:
+								inner = nil
+							}
+						}
+					}
+					continue
+				}
 				st, ok := instr.(*ssa.Store)
 				if !ok || !al[st.Val] || str {
 					continue
