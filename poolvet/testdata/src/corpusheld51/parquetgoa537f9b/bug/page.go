@@ -15,6 +15,10 @@
 // Fix: newByteArrayPage clones the values and offsets, so the page owns its
 // data and the pooled buffers can be recycled.
 //
+// (The project later replaced the clone by other changes in 1f740be, whose
+// regression test TestMergeRowGroupsByteArrayUseAfterFree names the same
+// use-after-free of the pooled offsets buffer.)
+//
 // The merge side is reduced to a cursor that keeps the values reader of the
 // inner page after releasing the wrapper, as described in the commit message.
 //
