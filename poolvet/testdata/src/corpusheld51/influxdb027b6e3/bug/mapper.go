@@ -1,0 +1,315 @@
+// Source: https://github.com/influxdata/influxdb/commit/027b6e36e70ffbc9c3f7b775438a470a244d2921
+// ("Fix inconsistent results from show measurements", merged in
+// https://github.com/influxdata/influxdb/pull/3906).
+//
+// Bug: remote shard mappers got their connection from a per-node
+// gopkg.in/fatih/pool.v2 channel pool; RemoteMapper.Close calls
+// PoolConn.Close, which puts the connection back into the pool.
+// ShowMeasurementsExecutor.Execute started the goroutine that opens the
+// mappers and reads their chunks, but released the mappers with
+// `defer e.close()` in Execute itself, i.e. as soon as Execute returned the
+// channel. The connections went back into the pool while the goroutine was
+// still writing the map request and reading the response on them, so the
+// next request checked out a connection still carrying the old response
+// ("data from the last request interferes with the new request").
+//
+// Fix: e.close() is called inside the goroutine after close(out), and the
+// connection pool is removed (remote mappers dial a fresh net.Conn).
+//
+// Check: useafterput (the deferred e.close() puts the pooled connections
+// back while the goroutine started in Execute still uses them)
+package bug
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sort"
+	"sync"
+)
+
+// ---- gopkg.in/fatih/pool.v2, trimmed ----
+
+type Factory func() (net.Conn, error)
+
+type channelPool struct {
+	mu      sync.Mutex
+	conns   chan net.Conn
+	factory Factory
+}
+
+func NewChannelPool(initialCap, maxCap int, factory Factory) (*channelPool, error) {
+	if initialCap < 0 || maxCap <= 0 || initialCap > maxCap {
+		return nil, errors.New("invalid capacity settings")
+	}
+	c := &channelPool{conns: make(chan net.Conn, maxCap), factory: factory}
+	for i := 0; i < initialCap; i++ {
+		conn, err := factory()
+		if err != nil {
+			return nil, fmt.Errorf("factory is not able to fill the pool: %s", err)
+		}
+		c.conns <- conn
+	}
+	return c, nil
+}
+
+func (c *channelPool) Get() (net.Conn, error) {
+	c.mu.Lock()
+	conns := c.conns
+	c.mu.Unlock()
+	select {
+	case conn := <-conns:
+		return &PoolConn{Conn: conn, c: c}, nil
+	default:
+		conn, err := c.factory()
+		if err != nil {
+			return nil, err
+		}
+		return &PoolConn{Conn: conn, c: c}, nil
+	}
+}
+
+func (c *channelPool) put(conn net.Conn) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	select {
+	case c.conns <- conn:
+		return nil
+	default:
+		return conn.Close()
+	}
+}
+
+// PoolConn is a wrapper around net.Conn to modify the behavior of
+// net.Conn's Close() method.
+type PoolConn struct {
+	net.Conn
+	mu       sync.RWMutex
+	c        *channelPool
+	unusable bool
+}
+
+// Close puts the given connection back to the pool instead of closing it.
+func (p *PoolConn) Close() error {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if p.unusable {
+		return p.Conn.Close()
+	}
+	return p.c.put(p.Conn)
+}
+
+func (p *PoolConn) MarkUnusable() {
+	p.mu.Lock()
+	p.unusable = true
+	p.mu.Unlock()
+}
+
+// ---- cluster ----
+
+type clientPool struct {
+	mu   sync.RWMutex
+	pool map[uint64]*channelPool
+}
+
+func (c *clientPool) getPool(nodeID uint64) (*channelPool, bool) {
+	c.mu.RLock()
+	p, ok := c.pool[nodeID]
+	c.mu.RUnlock()
+	return p, ok
+}
+
+func (c *clientPool) setPool(nodeID uint64, p *channelPool) {
+	c.mu.Lock()
+	c.pool[nodeID] = p
+	c.mu.Unlock()
+}
+
+func (c *clientPool) conn(nodeID uint64) (net.Conn, error) {
+	c.mu.RLock()
+	p := c.pool[nodeID]
+	c.mu.RUnlock()
+	return p.Get()
+}
+
+type ShardMapper struct {
+	Dial func(nodeID uint64) (net.Conn, error)
+	pool *clientPool
+}
+
+// NewShardMapper returns a mapper of remote shards.
+func NewShardMapper(dial func(nodeID uint64) (net.Conn, error)) *ShardMapper {
+	return &ShardMapper{
+		Dial: dial,
+		pool: &clientPool{pool: make(map[uint64]*channelPool)},
+	}
+}
+
+func (s *ShardMapper) dial(nodeID uint64) (net.Conn, error) {
+	// If we don't have a connection pool for that addr yet, create one
+	if _, ok := s.pool.getPool(nodeID); !ok {
+		p, err := NewChannelPool(1, 3, func() (net.Conn, error) { return s.Dial(nodeID) })
+		if err != nil {
+			return nil, err
+		}
+		s.pool.setPool(nodeID, p)
+	}
+	return s.pool.conn(nodeID)
+}
+
+func (s *ShardMapper) CreateMapper(nodeID, shardID uint64, stmt string) (Mapper, error) {
+	conn, err := s.dial(nodeID)
+	if err != nil {
+		return nil, err
+	}
+	return NewRemoteMapper(conn.(*PoolConn), shardID, stmt), nil
+}
+
+type remoteShardConn interface {
+	io.ReadWriter
+	Close() error
+	MarkUnusable()
+}
+
+type Mapper interface {
+	Open() error
+	NextChunk() (interface{}, error)
+	Close()
+}
+
+// RemoteMapper sends a query to a remote node and reads back the chunks.
+type RemoteMapper struct {
+	shardID uint64
+	stmt    string
+	conn    remoteShardConn
+}
+
+func NewRemoteMapper(c remoteShardConn, shardID uint64, stmt string) *RemoteMapper {
+	return &RemoteMapper{conn: c, shardID: shardID, stmt: stmt}
+}
+
+func (r *RemoteMapper) Open() (err error) {
+	defer func() {
+		if err != nil {
+			r.conn.Close()
+		}
+	}()
+	if err := WriteTLV(r.conn, 1, []byte(r.stmt)); err != nil {
+		r.conn.MarkUnusable()
+		return err
+	}
+	return nil
+}
+
+func (r *RemoteMapper) NextChunk() (interface{}, error) {
+	_, buf, err := ReadTLV(r.conn)
+	if err != nil {
+		r.conn.MarkUnusable()
+		return nil, err
+	}
+	if len(buf) == 0 {
+		return nil, nil
+	}
+	return []string{string(buf)}, nil
+}
+
+func (r *RemoteMapper) Close() {
+	r.conn.Close()
+}
+
+func WriteTLV(w io.Writer, typ byte, buf []byte) error {
+	var hdr [9]byte
+	hdr[0] = typ
+	binary.BigEndian.PutUint64(hdr[1:], uint64(len(buf)))
+	if _, err := w.Write(hdr[:]); err != nil {
+		return err
+	}
+	_, err := w.Write(buf)
+	return err
+}
+
+func ReadTLV(r io.Reader) (byte, []byte, error) {
+	var hdr [9]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return 0, nil, err
+	}
+	buf := make([]byte, binary.BigEndian.Uint64(hdr[1:]))
+	if _, err := io.ReadFull(r, buf); err != nil {
+		return 0, nil, err
+	}
+	return hdr[0], buf, nil
+}
+
+// ---- tsdb ----
+
+type Row struct {
+	Name   string
+	Values []string
+	Err    error
+}
+
+type ShowMeasurementsExecutor struct {
+	mappers []Mapper
+}
+
+// Execute begins execution of the query and returns a channel to receive rows.
+func (e *ShowMeasurementsExecutor) Execute() <-chan *Row {
+	// Create output channel and stream data in a separate goroutine.
+	out := make(chan *Row, 0)
+
+	// It's important that all resources are released when execution completes.
+	defer e.close() // want `useafterput`
+
+	go func() {
+		// Open the mappers.
+		for _, m := range e.mappers {
+			if err := m.Open(); err != nil {
+				out <- &Row{Err: err}
+				return
+			}
+		}
+
+		set := map[string]struct{}{}
+		for _, m := range e.mappers {
+			c, err := m.NextChunk()
+			if err != nil {
+				out <- &Row{Err: err}
+				return
+			} else if c == nil {
+				continue
+			}
+			mms, ok := c.([]string)
+			if !ok {
+				out <- &Row{Err: fmt.Errorf("show measurements mapper returned invalid type: %T", c)}
+				return
+			}
+			for _, mm := range mms {
+				set[mm] = struct{}{}
+			}
+		}
+
+		measurements := make([]string, 0, len(set))
+		for mm := range set {
+			measurements = append(measurements, mm)
+		}
+		sort.Strings(measurements)
+
+		if len(measurements) > 0 {
+			out <- &Row{Name: "measurements", Values: measurements}
+		}
+
+		close(out)
+	}()
+	return out
+}
+
+// close closes the executor such that all resources are released.
+func (e *ShowMeasurementsExecutor) close() {
+	if e != nil {
+		for _, m := range e.mappers {
+			m.Close()
+		}
+	}
+}
