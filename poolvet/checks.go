@@ -76,6 +76,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 			c.checkResetFailedPut(fn, &puts[i])
 			c.checkShortenedPut(fn, &puts[i])
 			c.checkUntruncatedPut(fn, &puts[i])
+			c.checkClosedChanPut(fn, &puts[i])
 		}
 	}
 	for _, p := range puts {
