@@ -16,6 +16,9 @@
 // Fix: e.close() is called inside the goroutine after close(out), and the
 // connection pool is removed (remote mappers dial a fresh net.Conn).
 //
+// Domain note: this is InfluxDB 0.9's Go cluster code, not the IOx parts
+// named in the brief; used because the listed projects ran dry.
+//
 // Check: useafterput (the deferred e.close() puts the pooled connections
 // back while the goroutine started in Execute still uses them)
 package fixed
