@@ -935,3 +935,18 @@ func TestCorpusHeldOut50(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld50")
 }
+
+// TestCorpusHeldOut51 scores the fifty-first held-out part, written on
+// 2026-11-25 in the nineteenth session by three helpers by domain (social
+// and content platforms, which ran dry, so general Go projects; columnar
+// formats and analytics engines; operating-system interfaces), with part
+// 50's sources added to what they had to avoid. One case whose source was
+// already in testdata/src/realbugs was dropped before scoring. It was
+// scored once, after its duplicate checks, at the analyzer of the last
+// clean sweep.
+func TestCorpusHeldOut51(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld51")
+}
