@@ -48,10 +48,15 @@
 //     or *http.Response with a deferred Put pending; and a method called
 //     on what a field holds after a call that may have put that object
 //     and left the field set, unless the caller looks at the call's bool
-//     result. Functions
-//     of the package that keep an argument (a constructor returning a
-//     struct that holds it, a method storing it in its receiver) make
-//     their result or receiver an alias of it.
+//     result; a Put, in a callback run once per element, of an object the
+//     callback took from a pool into a captured variable only when that
+//     variable was nil, leaving it set (the next run uses the old one).
+//     Functions of the package that keep an argument (a constructor
+//     returning a struct that holds it, a method storing it in its
+//     receiver, or calling such a method on its receiver or a field of it)
+//     make their result or receiver an alias of it. A Put guarded by a size
+//     check against a constant, a package-level variable or a setting named
+//     as a bound (MaxPooled, limit) counts as a Put.
 //   - doubleput: the same object is put twice on one path, including a Put in
 //     a loop body of an object defined outside it, an explicit Put of an
 //     object whose Put is already deferred, a Put after a call (or a
@@ -93,8 +98,13 @@
 //     that hands out dirty buffers while another getter of the package
 //     clears them; a Reset that clears by other means than field stores
 //     and forgets a number a method keeps as state; an empty Reset that
-//     shadows an embedded type's Reset; and, before Go 1.23, a
-//     *time.Timer armed with Reset and put back without draining C.
+//     shadows an embedded type's Reset; a reset of a type kept as a field of
+//     pooled objects that forgets a flag other code sets and tests; x.f =
+//     x.f[:] (a re-slice that keeps every element) on a pooled type; a
+//     slice put back holding what was appended since the Get, on some
+//     path, into a pool whose users append to what they get; a channel put
+//     back after it was closed; and, before Go 1.23, a *time.Timer armed
+//     with Reset and put back without draining C.
 //   - unbounded: a growable buffer (*bytes.Buffer, *strings.Builder, []byte,
 //     *[]T, a slice of slices, a struct whose bytes.Buffer or []byte field
 //     its users grow, a map filled in a loop) is put into a sync.Pool or a
