@@ -444,6 +444,19 @@ func (c *checker) gotFromGet(v ssa.Value) bool {
 // nilBranch reports whether block b is entered only from the branch of an
 // if that found the field v nil (if x.f == nil { b }).
 func nilBranch(b *ssa.BasicBlock, v *types.Var) bool {
+	return nilBranchOf(b, func(v2 ssa.Value) bool {
+		ld, ok := v2.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			return false
+		}
+		fa, ok := ld.X.(*ssa.FieldAddr)
+		return ok && fieldVar(fa) == v
+	})
+}
+
+// nilBranchOf reports whether block b is entered only from the branch of
+// an if that found nil a value for which is reports true (if x == nil { b }).
+func nilBranchOf(b *ssa.BasicBlock, is func(ssa.Value) bool) bool {
 	if len(b.Preds) != 1 {
 		return false
 	}
@@ -455,15 +468,7 @@ func nilBranch(b *ssa.BasicBlock, v *types.Var) bool {
 	if !ok || x.Op != token.EQL && x.Op != token.NEQ {
 		return false
 	}
-	isField := func(v2 ssa.Value) bool {
-		ld, ok := v2.(*ssa.UnOp)
-		if !ok || ld.Op != token.MUL {
-			return false
-		}
-		fa, ok := ld.X.(*ssa.FieldAddr)
-		return ok && fieldVar(fa) == v
-	}
-	if !(isField(x.X) && isNil(x.Y) || isField(x.Y) && isNil(x.X)) {
+	if !(is(x.X) && isNil(x.Y) || is(x.Y) && isNil(x.X)) {
 		return false
 	}
 	want := ifi.Block().Succs[0] // == nil: the true branch

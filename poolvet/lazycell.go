@@ -88,27 +88,8 @@ func runsAgain(fn *ssa.Function) bool {
 // cellNilBranch reports whether block b is entered only from the branch of
 // an if that found the captured variable fv nil (if v == nil { b }).
 func cellNilBranch(b *ssa.BasicBlock, fv *ssa.FreeVar) bool {
-	if len(b.Preds) != 1 {
-		return false
-	}
-	ifi, ok := lastInstr(b.Preds[0]).(*ssa.If)
-	if !ok {
-		return false
-	}
-	x, ok := ifi.Cond.(*ssa.BinOp)
-	if !ok || x.Op != token.EQL && x.Op != token.NEQ {
-		return false
-	}
-	isCell := func(v ssa.Value) bool {
+	return nilBranchOf(b, func(v ssa.Value) bool {
 		ld, ok := v.(*ssa.UnOp)
 		return ok && ld.Op == token.MUL && ld.X == ssa.Value(fv)
-	}
-	if !(isCell(x.X) && isNil(x.Y) || isCell(x.Y) && isNil(x.X)) {
-		return false
-	}
-	want := ifi.Block().Succs[0]
-	if x.Op == token.NEQ {
-		want = ifi.Block().Succs[1]
-	}
-	return want == b
+	})
 }
