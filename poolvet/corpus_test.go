@@ -950,3 +950,17 @@ func TestCorpusHeldOut51(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld51")
 }
+
+// TestCorpusHeldOut52 scores the fifty-second held-out part, written on
+// 2026-11-25 in the nineteenth session by three helpers by domain (LLM
+// and AI tooling; chat bots and messaging SDKs; reverse proxies and load
+// balancers; all three ran thin, and six cases come from other projects,
+// as their headers say), with part 51's sources added to
+// what they had to avoid. It was scored once, after its duplicate checks,
+// at the analyzer of the last clean sweep.
+func TestCorpusHeldOut52(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld52")
+}
