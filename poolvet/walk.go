@@ -477,7 +477,7 @@ func (t *tracker) walk(from ssa.Instruction, visit func(ssa.Instruction, *path) 
 				break
 			}
 			if t.key.cell {
-				if st, ok := instr.(*ssa.Store); ok && st.Addr == t.key.v {
+				if st, ok := instr.(*ssa.Store); ok && st.Addr == t.key.v && !reloadOf(st.Val, t.key.v) {
 					stopped = true
 					break
 				}
@@ -1104,4 +1104,12 @@ func noReturn(instr ssa.Instruction) bool {
 		return false
 	}
 	return noReturnNames[obj.Pkg().Path()+"."+obj.Name()]
+}
+
+// reloadOf reports whether v is a load of the variable cell: storing it
+// back (*meta = *meta, what a return of a named result writes before the
+// deferred calls run) leaves the variable holding the same object.
+func reloadOf(v, cell ssa.Value) bool {
+	u, ok := v.(*ssa.UnOp)
+	return ok && u.Op == token.MUL && u.X == cell
 }
