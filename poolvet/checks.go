@@ -77,6 +77,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 			c.checkShortenedPut(fn, &puts[i])
 			c.checkUntruncatedPut(fn, &puts[i])
 			c.checkClosedChanPut(fn, &puts[i])
+			c.checkShortenedValuePut(fn, &puts[i])
 		}
 	}
 	for _, p := range puts {
