@@ -54,9 +54,10 @@
 //     Functions of the package that keep an argument (a constructor
 //     returning a struct that holds it, a method storing it in its
 //     receiver, or calling such a method on its receiver or a field of it)
-//     make their result or receiver an alias of it. A Put guarded by a size
-//     check against a constant, a package-level variable or a setting named
-//     as a bound (MaxPooled, limit) counts as a Put.
+//     make their result or receiver an alias of it. A pooled object in a
+//     named result is returned past a deferred Put like any other. A Put
+//     guarded by a size check against a constant, a package-level variable
+//     or a setting named as a bound (MaxPooled, limit) counts as a Put.
 //   - doubleput: the same object is put twice on one path, including a Put in
 //     a loop body of an object defined outside it, an explicit Put of an
 //     object whose Put is already deferred, a Put after a call (or a
@@ -102,9 +103,11 @@
 //     pooled objects that forgets a flag other code sets and tests; x.f =
 //     x.f[:] (a re-slice that keeps every element) on a pooled type; a
 //     slice put back holding what was appended since the Get, on some
-//     path, into a pool whose users append to what they get; a channel put
-//     back after it was closed; and, before Go 1.23, a *time.Timer armed
-//     with Reset and put back without draining C.
+//     path, into a pool whose users append to what they get; a []byte put
+//     back cut to a copy's or a read's length into a pool whose users copy
+//     or read into what they get; a channel put back after it was closed;
+//     and, before Go 1.23, a *time.Timer armed with Reset and put back
+//     without draining C.
 //   - unbounded: a growable buffer (*bytes.Buffer, *strings.Builder, []byte,
 //     *[]T, a slice of slices, a struct whose bytes.Buffer or []byte field
 //     its users grow, a map filled in a loop) is put into a sync.Pool or a
