@@ -964,3 +964,15 @@ func TestCorpusHeldOut52(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld52")
 }
+
+// TestCorpusHeldOut53 scores the fifty-third held-out part, written on
+// 2026-11-25 in the nineteenth session by three helpers split by the
+// first letter of the project's owner (a-h, i-q, r-z), with part 52's
+// sources added to what they had to avoid. It was scored once, after its
+// duplicate checks, at the analyzer of the last clean sweep.
+func TestCorpusHeldOut53(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld53")
+}
