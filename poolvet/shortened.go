@@ -159,22 +159,24 @@ func readsInto(fn *ssa.Function, bp ssa.Value) bool {
 			}
 		}
 		for _, rr := range uses {
-			ci, ok := rr.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			name := ""
-			if m := ci.Common().Method; m != nil {
-				name = m.Name()
-			} else if g := ci.Common().StaticCallee(); g != nil {
-				name = g.Name()
-			}
-			if len(name) >= 4 && name[:4] == "Read" {
+			if ci, ok := rr.(ssa.CallInstruction); ok && readLike(ci.Common()) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// readLike reports whether com calls a function or method whose name
+// starts with Read (Read, ReadFrom, ReadFull, ReadAt, ReadMsgUDP...).
+func readLike(com *ssa.CallCommon) bool {
+	name := ""
+	if m := com.Method; m != nil {
+		name = m.Name()
+	} else if g := com.StaticCallee(); g != nil {
+		name = g.Name()
+	}
+	return len(name) >= 4 && name[:4] == "Read"
 }
 
 // restoresBefore reports whether fn sets the put buffer's length back to

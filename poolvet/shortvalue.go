@@ -182,13 +182,7 @@ func fillsByLen(v ssa.Value) bool {
 		if isBuiltin(com, "copy") && len(com.Args) == 2 && com.Args[0] == v {
 			return true
 		}
-		name := ""
-		if m := com.Method; m != nil {
-			name = m.Name()
-		} else if g := com.StaticCallee(); g != nil {
-			name = g.Name()
-		}
-		if len(name) >= 4 && name[:4] == "Read" {
+		if readLike(com) {
 			for _, a := range com.Args {
 				if a == v {
 					return true
