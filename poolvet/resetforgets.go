@@ -460,7 +460,10 @@ func (c *checker) pooledTypes() map[*types.TypeName]bool {
 		c.pooledSet[n.Obj()] = true
 		if st, ok := n.Underlying().(*types.Struct); ok {
 			for j := 0; j < st.NumFields(); j++ {
-				if fn, ok := types.Unalias(st.Field(j).Type()).(*types.Named); ok && fn.Obj().Pkg() == c.pass.Pkg {
+				// A struct field, or one behind a pointer the pooled
+				// object owns (Context.response *Response in echo,
+				// labstack/echo#86).
+				if fn, ok := types.Unalias(derefType(st.Field(j).Type())).(*types.Named); ok && fn.Obj().Pkg() == c.pass.Pkg {
 					c.pooledSet[fn.Obj()] = true
 				}
 			}
