@@ -1661,10 +1661,25 @@ func bindingsOf(fn *ssa.Function, fv *ssa.FreeVar) []ssa.Value {
 		}
 	}
 	var out []ssa.Value
+	for _, mc := range closureSites(fn) {
+		if idx >= 0 && idx < len(mc.Bindings) {
+			out = append(out, mc.Bindings[idx])
+		}
+	}
+	return out
+}
+
+// closureSites returns the instructions of fn's enclosing function that
+// make a closure of fn (none for a function that is not a literal).
+func closureSites(fn *ssa.Function) []*ssa.MakeClosure {
+	if fn.Parent() == nil {
+		return nil
+	}
+	var out []*ssa.MakeClosure
 	for _, b := range fn.Parent().Blocks {
 		for _, instr := range b.Instrs {
-			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn && idx >= 0 && idx < len(mc.Bindings) {
-				out = append(out, mc.Bindings[idx])
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				out = append(out, mc)
 			}
 		}
 	}

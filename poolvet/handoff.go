@@ -528,10 +528,9 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 	return out
 }
 
-// clearedAfterCall reports whether fn, after the call, calls a method of
-// recv again with a nil or constant argument, or stores into a field of
-// it, so the kept alias may be dropped before the Put; kept simple: any
-// later call on recv whose every argument is a constant.
+// clearedAfterCall reports whether fn, after the call, calls a method on
+// recv again with constant arguments only (c.SetBody(nil)): the kept alias
+// may be dropped before the Put.
 func clearedAfterCall(fn *ssa.Function, call *ssa.Call, recv ssa.Value) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {

@@ -60,26 +60,19 @@ func (c *checker) checkLazyCell(fn *ssa.Function, puts []putSite) {
 // enclosing function as an argument (a callback, typically run for each
 // element) or called in a loop there.
 func runsAgain(fn *ssa.Function) bool {
-	parent := fn.Parent()
-	for _, b := range parent.Blocks {
-		for _, instr := range b.Instrs {
-			mc, ok := instr.(*ssa.MakeClosure)
-			if !ok || mc.Fn != fn {
+	for _, mc := range closureSites(fn) {
+		for _, r := range refsOf(mc) {
+			call, ok := r.(*ssa.Call)
+			if !ok {
 				continue
 			}
-			for _, r := range *mc.Referrers() {
-				call, ok := r.(*ssa.Call)
-				if !ok {
-					continue
+			if call.Call.Value == ssa.Value(mc) {
+				if inLoop(call.Block()) {
+					return true
 				}
-				if call.Call.Value == ssa.Value(mc) {
-					if inLoop(call.Block()) {
-						return true
-					}
-					continue
-				}
-				return true // an argument: a callback
+				continue
 			}
+			return true // an argument: a callback
 		}
 	}
 	return false

@@ -989,20 +989,11 @@ func (c *checker) closureCall(fn *ssa.Function, com *ssa.CallCommon) (*ssa.Funct
 	}
 	// The literal's bindings are values of the enclosing function; fn sees
 	// those it captured itself as its own free variables.
-	var own *ssa.MakeClosure
-	for _, b := range fn.Parent().Blocks {
-		for _, instr := range b.Instrs {
-			if m, ok := instr.(*ssa.MakeClosure); ok && m.Fn == fn {
-				if own != nil {
-					return nil, nil, false
-				}
-				own = m
-			}
-		}
-	}
-	if own == nil {
+	sites := closureSites(fn)
+	if len(sites) != 1 {
 		return nil, nil, false
 	}
+	own := sites[0]
 	binds := make([]ssa.Value, len(mc.Bindings))
 	for i, v := range mc.Bindings {
 		for j, w := range own.Bindings {

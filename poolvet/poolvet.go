@@ -162,10 +162,10 @@ type checker struct {
 	reextHelper map[fieldRef]*ssa.Slice
 	// freeLists caches freeListField by field.
 	freeLists map[fieldRef]bool
-	// pooledSet caches pooledTypes.
+	// pooledSet and putSet cache pooledTypes and putDirectly; both are
+	// built by buildPooledSets, putSet first (nil until then).
 	pooledSet map[*types.TypeName]bool
-	// putSet caches putDirectly.
-	putSet map[*types.TypeName]bool
+	putSet    map[*types.TypeName]bool
 	// pooledPtrSet caches pooledPtrTypes.
 	pooledPtrSet map[*types.TypeName]bool
 	// putGuards caches putGuardFields, by type.

@@ -432,15 +432,7 @@ func flagReads(g *ssa.Function, cand fieldSet) fieldSet {
 // putDirectly returns the named types of the package that a sync.Pool
 // Put of the package puts (through a pointer); built on first use.
 func (c *checker) putDirectly() map[*types.TypeName]bool {
-	if c.putSet != nil {
-		return c.putSet
-	}
-	c.putSet = map[*types.TypeName]bool{}
-	c.eachSyncPut(func(_ *ssa.Function, _ *putSite, arg ssa.Value) {
-		if n, ok := types.Unalias(derefType(arg.Type())).(*types.Named); ok && n.Obj().Pkg() == c.pass.Pkg {
-			c.putSet[n.Obj()] = true
-		}
-	})
+	c.buildPooledSets()
 	return c.putSet
 }
 
@@ -448,15 +440,23 @@ func (c *checker) putDirectly() map[*types.TypeName]bool {
 // of the package puts (through a pointer), and the struct types of their
 // fields; built on first use.
 func (c *checker) pooledTypes() map[*types.TypeName]bool {
-	if c.pooledSet != nil {
-		return c.pooledSet
+	c.buildPooledSets()
+	return c.pooledSet
+}
+
+// buildPooledSets fills putSet and pooledSet in one pass over the Puts.
+func (c *checker) buildPooledSets() {
+	if c.putSet != nil {
+		return
 	}
+	c.putSet = map[*types.TypeName]bool{}
 	c.pooledSet = map[*types.TypeName]bool{}
 	c.eachSyncPut(func(_ *ssa.Function, _ *putSite, arg ssa.Value) {
 		n, ok := types.Unalias(derefType(arg.Type())).(*types.Named)
 		if !ok || n.Obj().Pkg() != c.pass.Pkg {
 			return
 		}
+		c.putSet[n.Obj()] = true
 		c.pooledSet[n.Obj()] = true
 		if st, ok := n.Underlying().(*types.Struct); ok {
 			for j := 0; j < st.NumFields(); j++ {
@@ -469,7 +469,6 @@ func (c *checker) pooledTypes() map[*types.TypeName]bool {
 			}
 		}
 	})
-	return c.pooledSet
 }
 
 // grownThroughLocal returns the slice fields of tn that a method of the

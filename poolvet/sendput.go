@@ -42,49 +42,12 @@ func (c *checker) putChans() map[chanKey]token.Pos {
 	}
 	c.sendPuts = map[chanKey]token.Pos{}
 	for _, fn := range c.funcs {
-		recvs := map[ssa.Value]chanKey{} // received values, by the channel
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				switch x := instr.(type) {
-				case *ssa.UnOp:
-					if k, ok := chanKeyOf(x.X); ok && x.Op == token.ARROW {
-						recvs[x] = k
-					}
-				case *ssa.Select:
-					r := 0 // results of receiving cases follow index and recvOk
-					idx := map[int]chanKey{}
-					for _, st := range x.States {
-						if st.Dir != types.RecvOnly {
-							continue
-						}
-						if k, ok := chanKeyOf(st.Chan); ok {
-							idx[2+r] = k
-						}
-						r++
-					}
-					for _, ref := range refsOf(x) {
-						if e, ok := ref.(*ssa.Extract); ok {
-							if k, ok := idx[e.Index]; ok {
-								recvs[e] = k
-							}
-						}
-					}
-				}
-			}
-		}
-		if len(recvs) == 0 {
-			continue
-		}
 		puts, _ := c.sites(fn)
 		for _, p := range puts {
 			if p.key.cell {
 				continue
 			}
-			v := p.key.v
-			if e, ok := v.(*ssa.Extract); ok && e.Index == 0 {
-				v = e.Tuple // v, ok := <-ch, and range ch
-			}
-			if k, ok := recvs[v]; ok {
+			if k, ok := chanKeyOf(recvChan(p.key.v)); ok {
 				if _, seen := c.sendPuts[k]; !seen {
 					c.sendPuts[k] = p.instr.Pos()
 				}
@@ -92,6 +55,36 @@ func (c *checker) putChans() map[chanKey]token.Pos {
 		}
 	}
 	return c.sendPuts
+}
+
+// recvChan returns the channel v was received from (<-ch; v, ok := <-ch
+// and range ch; a select case receiving from it), or nil.
+func recvChan(v ssa.Value) ssa.Value {
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if x.Op == token.ARROW {
+			return x.X
+		}
+	case *ssa.Extract:
+		if u, ok := x.Tuple.(*ssa.UnOp); ok && u.Op == token.ARROW && x.Index == 0 {
+			return u.X
+		}
+		sel, ok := x.Tuple.(*ssa.Select)
+		if !ok || x.Index < 2 {
+			return nil
+		}
+		k := x.Index - 2 // results of receiving cases follow index and recvOk
+		for _, st := range sel.States {
+			if st.Dir != types.RecvOnly {
+				continue
+			}
+			if k == 0 {
+				return st.Chan
+			}
+			k--
+		}
+	}
+	return nil
 }
 
 // refsOf returns v's referrers, or none.

@@ -1,7 +1,6 @@
 package poolvet
 
 import (
-	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -63,9 +62,9 @@ func cutSlice(v ssa.Value) *ssa.Slice {
 	return sl
 }
 
-// dataLength reports whether n is a length the data decided: what copy or
-// a Read-like call returned (n := copy(dup, pkt); n, _ := conn.Read(b)),
-// or 0 (a buffer emptied for appending).
+// dataLength reports whether n is a length the data decided: what copy
+// returned (n := copy(dup, pkt)), the first result of a call with several
+// (n, _ := conn.Read(b)), or 0 (a buffer emptied for appending).
 func dataLength(n ssa.Value) bool {
 	switch x := stripConv(n).(type) {
 	case *ssa.Call:
@@ -87,83 +86,40 @@ func sizeCallOf(v, b ssa.Value, name string) bool {
 // cutFromChan returns, for v received from a channel held in a struct
 // field (buf := <-s.out, or a select case receiving from it), a cut byte
 // slice that the package sends on a channel held in that same field, or
-// nil.
+// nil. Channels in package-level variables are not followed.
 func (c *checker) cutFromChan(v ssa.Value) *ssa.Slice {
-	var ch ssa.Value
-	switch x := v.(type) {
-	case *ssa.UnOp:
-		if x.Op == token.ARROW {
-			ch = x.X
-		}
-	case *ssa.Extract:
-		if u, ok := x.Tuple.(*ssa.UnOp); ok && u.Op == token.ARROW && x.Index == 0 {
-			ch = u.X // v, ok := <-ch, and for v := range ch
-			break
-		}
-		sel, ok := x.Tuple.(*ssa.Select)
-		if !ok || x.Index < 2 {
-			return nil
-		}
-		k := x.Index - 2
-		for _, st := range sel.States {
-			if st.Dir != types.RecvOnly {
-				continue
-			}
-			if k == 0 {
-				ch = st.Chan
-				break
-			}
-			k--
-		}
-	}
-	ref, ok := chanField(ch)
-	if !ok {
+	ref, ok := chanKeyOf(recvChan(v))
+	if !ok || ref.g != nil {
 		return nil
 	}
-	var found *ssa.Slice
+	cutOn := func(sent, on ssa.Value) *ssa.Slice {
+		if k, ok := chanKeyOf(on); ok && k == ref {
+			return cutSlice(sent)
+		}
+		return nil
+	}
 	for _, fn := range c.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				var sent, on ssa.Value
 				switch x := instr.(type) {
 				case *ssa.Send:
-					sent, on = x.X, x.Chan
+					if sl := cutOn(x.X, x.Chan); sl != nil {
+						return sl
+					}
 				case *ssa.Select:
 					for _, st := range x.States {
-						if st.Dir == types.SendOnly {
-							if r, ok := chanField(st.Chan); ok && r == ref {
-								if sl := cutSlice(st.Send); sl != nil && found == nil {
-									found = sl
-								}
-							}
+						if st.Dir != types.SendOnly {
+							continue
 						}
-					}
-					continue
-				default:
-					continue
-				}
-				if r, ok := chanField(on); ok && r == ref {
-					if sl := cutSlice(sent); sl != nil && found == nil {
-						found = sl
+						if sl := cutOn(st.Send, st.Chan); sl != nil {
+							return sl
+						}
 					}
 				}
 			}
 		}
 	}
-	return found
-}
-
-// chanField returns the struct field a channel value was loaded from.
-func chanField(ch ssa.Value) (fieldRef, bool) {
-	ld, ok := ch.(*ssa.UnOp)
-	if !ok || ld.Op != token.MUL {
-		return fieldRef{}, false
-	}
-	fa, ok := ld.X.(*ssa.FieldAddr)
-	if !ok {
-		return fieldRef{}, false
-	}
-	return fieldRefOf(fa)
+	return nil
 }
 
 // fillsByLen reports whether the byte slice v, as Get returned it, is

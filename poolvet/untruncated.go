@@ -210,16 +210,10 @@ func grownBefore(fn *ssa.Function, p ssa.Value, put ssa.Instruction, deferred bo
 // isDeferredClosure reports whether fn is a closure that its enclosing
 // function defers.
 func isDeferredClosure(fn *ssa.Function) bool {
-	parent := fn.Parent()
-	if parent == nil {
-		return false
-	}
-	for _, b := range parent.Blocks {
-		for _, instr := range b.Instrs {
-			if d, ok := instr.(*ssa.Defer); ok {
-				if mc, ok := d.Call.Value.(*ssa.MakeClosure); ok && mc.Fn == fn {
-					return true
-				}
+	for _, mc := range closureSites(fn) {
+		for _, r := range refsOf(mc) {
+			if d, ok := r.(*ssa.Defer); ok && d.Call.Value == ssa.Value(mc) {
+				return true
 			}
 		}
 	}
