@@ -1,5 +1,7 @@
 // Source: https://github.com/daeuniverse/dae/commit/1f50506b10ac6f2b4ae6e320e9b69e7beb81a604
-// ("fix: potential free packet buffers"; control/udp.go,
+// ("fix: potential free packet buffers", a commit of
+// https://github.com/daeuniverse/dae/pull/301, squash-merged as 25c047a7;
+// control/udp.go,
 // control/packet_sniffer_pool.go, component/sniffing/sniffer.go).
 //
 // Fixed twin: DefaultPacketSnifferPool.Remove is deferred, so it runs after
