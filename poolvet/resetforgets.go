@@ -55,6 +55,9 @@ func (c *checker) checkResetForgets(fn *ssa.Function) {
 	if (fn.Name() == "Reset" || fn.Name() == "reset") && c.reportForgottenScalars(fn, n, st, touched) {
 		return
 	}
+	if c.reportLazyCache(fn, n, st, touched) {
+		return
+	}
 	count := 0
 	for f := 0; f < st.NumFields(); f++ {
 		if reset&(1<<f) != 0 {
@@ -292,6 +295,38 @@ func nilGuarded(st *ssa.Store, fa *ssa.FieldAddr) bool {
 	return loadOf(bin.X) && isNil(bin.Y) || loadOf(bin.Y) && isNil(bin.X)
 }
 
+// withCalleeWrites adds to touched, the fields the reset method fn writes
+// or hands to a call, what the package's functions it gives its receiver
+// write (r.clearState(), reset(r)); false when fn overwrites the whole
+// receiver (*r = T{}) or gives it to code of another package.
+func withCalleeWrites(fn *ssa.Function, touched fieldSet) (fieldSet, bool) {
+	recv := fn.Params[0]
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Store:
+				if x.Addr == recv {
+					return touched, false // *r = T{}
+				}
+			case ssa.CallInstruction:
+				g := x.Common().StaticCallee()
+				if g == nil {
+					continue
+				}
+				for j, a := range callArgs(x.Common()) {
+					if a == recv {
+						if g.Pkg != fn.Pkg {
+							return touched, false // unknown code given the receiver
+						}
+						touched |= recvWrites(g, j, map[*ssa.Function]bool{fn: true})
+					}
+				}
+			}
+		}
+	}
+	return touched, true
+}
+
 // reportForgottenScalars reports the Reset method fn of the pooled type n
 // (named Reset or reset: ResetWriter and the like re-target the object
 // and keep its options on purpose)
@@ -303,7 +338,6 @@ func nilGuarded(st *ssa.Store, fa *ssa.FieldAddr) bool {
 // written outside the type's methods (by a constructor, a getter that
 // sets them after Get) are left alone.
 func (c *checker) reportForgottenScalars(fn *ssa.Function, n *types.Named, st *types.Struct, touched fieldSet) bool {
-	recv := fn.Params[0]
 	// A Reset that writes two fields or more is judged at the Puts after
 	// it, against the fields setters set (checkStalePut's setFields):
 	// this is for the Reset that clears by other means (delete, a
@@ -314,29 +348,9 @@ func (c *checker) reportForgottenScalars(fn *ssa.Function, n *types.Named, st *t
 	if bits.OnesCount64(uint64(c.paramFieldUse(fn, 0, 0).may|recvWrites(fn, 0, map[*ssa.Function]bool{}))) >= 2 && c.putDirectly()[n.Obj()] {
 		return false
 	}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			switch x := instr.(type) {
-			case *ssa.Store:
-				if x.Addr == recv {
-					return false // *r = T{}
-				}
-			case ssa.CallInstruction:
-				// r.clearState(), reset(r): what the callee writes.
-				g := x.Common().StaticCallee()
-				if g == nil {
-					continue
-				}
-				for j, a := range callArgs(x.Common()) {
-					if a == recv {
-						if g.Pkg != fn.Pkg {
-							return false // unknown code given the receiver
-						}
-						touched |= recvWrites(g, j, map[*ssa.Function]bool{fn: true})
-					}
-				}
-			}
-		}
+	touched, ok := withCalleeWrites(fn, touched)
+	if !ok {
+		return false
 	}
 	var cand fieldSet
 	for f := 0; f < st.NumFields() && f < 64; f++ {
