@@ -976,3 +976,16 @@ func TestCorpusHeldOut53(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld53")
 }
+
+// TestCorpusHeldOut54 scores the fifty-fourth held-out part, written on
+// 2026-11-25 in the twentieth session by four helpers split by the first
+// letter of the project's owner (a-f, g-m, n-s, t-z), under the protocol
+// that marks a hand-off before a deferred Put at the hand-off line. It was
+// scored once, after its duplicate checks, at the analyzer of the last
+// clean sweep (f509ca2, sweep n12).
+func TestCorpusHeldOut54(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld54")
+}
