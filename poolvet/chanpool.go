@@ -62,6 +62,19 @@ func (c *checker) checkChanPoolUnbounded(fn *ssa.Function) {
 		if isNil(v) {
 			return
 		}
+		if prm, ok := v.(*ssa.Parameter); ok && isByteSlice(t) {
+			// Put(b []byte): a buffer of any size a caller hands in
+			// (minio/minio#20342: a pool of fixed-size buffers kept
+			// whatever it was given, and Get handed it out).
+			k, ok := chanKeyOf(st.Chan)
+			if !ok || !c.chanPools()[k] || c.sizeChecked(fn, v) {
+				return
+			}
+			c.report(checkUnbounded, st.Pos, nil,
+				"%s ([]byte), a buffer of any size a caller hands in, is sent back to a channel pool without a capacity check: the channel bounds how many buffers it keeps, not how large each is, so one huge buffer stays pinned (golang/go#23199) and Get hands out buffers of sizes it never made; drop buffers whose capacity is not the pool's",
+				prm.Name())
+			return
+		}
 		if !growable(t) || !isBuilder(t) {
 			c.checkChanPoolGrownField(fn, st, v)
 			return

@@ -37,6 +37,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkParamViewAfterPut(fn)
 	c.checkPooledParamGo(fn)
 	c.checkNoopReslice(fn)
+	c.checkIfaceGetType(fn)
 	if len(puts) == 0 && len(gets) == 0 {
 		c.checkViewAfterPut(fn)
 		return
@@ -77,6 +78,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 			c.checkShortenedPut(fn, &puts[i])
 			c.checkUntruncatedPut(fn, &puts[i])
 			c.checkClosedChanPut(fn, &puts[i])
+			c.checkUndrainedChanPut(fn, &puts[i])
 			c.checkShortenedValuePut(fn, &puts[i])
 		}
 	}
@@ -2734,8 +2736,8 @@ func capEqualsBound(ci ssa.CallInstruction) bool {
 }
 
 // sizeClassField reports whether v is loaded from a field of a struct that
-// also holds a sync.Pool: the size class of that pool (if cap(*b) ==
-// pools[i].size { pools[i].pool.Put(b) }, go-gost's bufpool).
+// also holds a sync.Pool or a channel: the size class of that pool (if
+// cap(*b) == pools[i].size { pools[i].pool.Put(b) }, go-gost's bufpool).
 func sizeClassField(v ssa.Value) bool {
 	ld, ok := v.(*ssa.UnOp)
 	if !ok || ld.Op != token.MUL {
@@ -2759,6 +2761,9 @@ func sizeClassField(v ssa.Value) bool {
 		}
 		if isNamed(t, "sync", "Pool") {
 			return true
+		}
+		if _, ok := t.Underlying().(*types.Chan); ok {
+			return true // a channel pool's buffer size (minio's BytePoolCap.wcap)
 		}
 	}
 	return false

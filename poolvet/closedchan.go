@@ -69,3 +69,73 @@ func closesChan(fn *ssa.Function, al map[ssa.Value]bool, depth int) (pos token.P
 	}
 	return token.NoPos, false
 }
+
+// checkUndrainedChanPut reports the Put p into a sync.Pool of a channel
+// of a queue type (a chan T the package makes only with a buffer of two
+// or more) when nothing in the package ever drains a chan T (a receive in
+// a select with a default case, or len of one): elements the last user
+// sent and nobody received stay in the channel, and the next user of the
+// pool receives them (daeuniverse/dae 2cf697d: a UDP task queue's
+// channel came back with another connection's tasks in it).
+func (c *checker) checkUndrainedChanPut(fn *ssa.Function, p *putSite) {
+	if !*enabled[checkNoReset] || p.field || p.prim != syncPut {
+		return
+	}
+	v := p.arg
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		v = mi.X
+	}
+	ch, ok := v.Type().Underlying().(*types.Chan)
+	if !ok || ch.Dir() != types.SendRecv || !c.queueChan(v.Type()) || c.drainedChan(v.Type()) {
+		return
+	}
+	c.report(checkNoReset, p.instr.Pos(), nil,
+		"%s goes back to the pool without being drained, and nothing in the package ever drains a %s: what the last user sent and nobody received stays in its buffer, and the next user of the pool receives it; empty it before the Put (for len(ch) > 0 { <-ch }, or a select with a default case in a loop)",
+		c.objName(p), c.typeString(v.Type()))
+}
+
+// queueChan reports whether the package makes channels of type t, and
+// only with a constant buffer of two or more.
+func (c *checker) queueChan(t types.Type) bool {
+	made := false
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				mc, ok := instr.(*ssa.MakeChan)
+				if !ok || !types.Identical(mc.Type(), t) {
+					continue
+				}
+				if n, ok := constInt(mc.Size); !ok || n < 2 {
+					return false
+				}
+				made = true
+			}
+		}
+	}
+	return made
+}
+
+// drainedChan reports whether a function of the package receives from a
+// chan of type t in a select with a default case, or takes its len.
+func (c *checker) drainedChan(t types.Type) bool {
+	for _, fn := range c.funcs {
+		drained := false
+		eachNonBlocking(fn, types.RecvOnly, func(st *ssa.SelectState) {
+			if types.Identical(st.Chan.Type().Underlying(), t.Underlying()) {
+				drained = true
+			}
+		})
+		if drained {
+			return true
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if call, ok := instr.(*ssa.Call); ok && isBuiltin(&call.Call, "len") && len(call.Call.Args) == 1 &&
+					types.Identical(call.Call.Args[0].Type().Underlying(), t.Underlying()) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

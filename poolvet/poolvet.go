@@ -70,6 +70,10 @@ type checker struct {
 	// hooks records, for each package-level pool variable, which of the
 	// fields New, Reset and Keep are assigned somewhere in the package.
 	hooks map[*ssa.Global]map[string][]ssa.Value
+	// ifaceGlobals maps a named interface of the package with a Get
+	// method to the package-level sync.Pools converted to it, or to nil
+	// when anything else is; built on first use (ifacePools).
+	ifaceGlobals map[*types.TypeName][]*ssa.Global
 
 	calls map[token.Pos]*ast.CallExpr // by Lparen; built on first use
 
@@ -201,6 +205,9 @@ func run(pass *analysis.Pass) (any, error) {
 // SSA need not be built.
 func mayUsePools(pass *analysis.Pass) bool {
 	for _, obj := range pass.TypesInfo.Uses {
+		if tn, ok := obj.(*types.TypeName); ok && tn.Pkg() != nil && tn.Pkg().Path() == "sync" && tn.Name() == "Pool" {
+			return true // a sync.Pool reached only through an interface (ifacepool.go)
+		}
 		fn, ok := obj.(*types.Func)
 		if !ok || fn.Pkg() == nil || fn.Pkg() == pass.Pkg {
 			continue
@@ -216,8 +223,8 @@ func mayUsePools(pass *analysis.Pass) bool {
 }
 
 // sendsBufferNonBlocking reports whether a select of the package with a
-// default case sends a *bytes.Buffer, a *strings.Builder or a pointer to a
-// struct of the package: the Put of a channel pool (chanpool.go).
+// default case sends a *bytes.Buffer, a *strings.Builder, a []byte or a
+// pointer to a struct of the package: the Put of a channel pool (chanpool.go).
 func sendsBufferNonBlocking(pass *analysis.Pass) bool {
 	found := false
 	for _, f := range pass.Files {
@@ -236,7 +243,7 @@ func sendsBufferNonBlocking(pass *analysis.Pass) bool {
 					hasDefault = true
 				}
 				if send, ok := cc.Comm.(*ast.SendStmt); ok {
-					if t := pass.TypesInfo.TypeOf(send.Value); t != nil && (growable(t) && isBuilder(t) || localStructPtr(pass, t) || localInterface(pass, t)) {
+					if t := pass.TypesInfo.TypeOf(send.Value); t != nil && (growable(t) && isBuilder(t) || isByteSlice(t) || localStructPtr(pass, t) || localInterface(pass, t)) {
 						sends = true
 					}
 				}

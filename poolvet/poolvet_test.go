@@ -44,6 +44,7 @@ func TestChecks(t *testing.T) {
 		{"noreset/dirtyget", []string{"noreset"}},
 		{"noreset/dirtygetok", []string{"noreset"}},
 		{"typemismatch", []string{"typemismatch"}},
+		{"typemismatch/ifacepool", checks},
 		{"unbounded/chanstruct", []string{"unbounded"}},
 		{"unbounded/chanstructok", []string{"unbounded"}},
 		{"usewrap", []string{"useafterput", "doubleput"}},

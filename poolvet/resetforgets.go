@@ -58,6 +58,9 @@ func (c *checker) checkResetForgets(fn *ssa.Function) {
 	if c.reportLazyCache(fn, n, st, touched) {
 		return
 	}
+	if (fn.Name() == "Reset" || fn.Name() == "reset") && c.reportForgottenOption(fn, n, st, touched) {
+		return
+	}
 	count := 0
 	for f := 0; f < st.NumFields(); f++ {
 		if reset&(1<<f) != 0 {
@@ -169,6 +172,44 @@ func (c *checker) readAfterReset(r *ssa.Function) fieldSet {
 		}
 	}
 	return c.readGet[r]
+}
+
+// setAtGet returns the fields of the struct type tn that a method called
+// on an object just taken from a sync.Pool writes (buf.reuse() in a Get
+// wrapper): set again for every user, they carry nothing from the last.
+func (c *checker) setAtGet(tn *types.TypeName) fieldSet {
+	var out fieldSet
+	for _, fn := range c.funcs {
+		_, gets := c.sites(fn)
+		for _, g := range gets {
+			if g.prim != syncGet {
+				continue
+			}
+			obj, _ := assertedStruct(g.call)
+			if obj == nil {
+				continue
+			}
+			if n, ok := namedPtr(obj.Type()); !ok || n.Obj() != tn {
+				continue
+			}
+			for _, ref := range *obj.Referrers() {
+				call, ok := ref.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				callee := call.Common().StaticCallee()
+				if callee == nil || callee.Pkg != fn.Pkg {
+					continue
+				}
+				for j, a := range callArgs(call.Common()) {
+					if a == obj {
+						out |= recvWrites(callee, j, map[*ssa.Function]bool{})
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // setByUsers returns the fields of tn that a function stores into on an
@@ -383,7 +424,7 @@ func (c *checker) reportForgottenScalars(fn *ssa.Function, n *types.Named, st *t
 		}
 		other |= 1 << fa.Field
 	})
-	cand &= byMethod &^ other
+	cand &= byMethod &^ other &^ c.setAtGet(n.Obj())
 	if cand == 0 {
 		return false
 	}

@@ -95,3 +95,48 @@ func (e *optEncoder) Encode(v byte) {
 		e.buf = append(e.buf, v)
 	}
 }
+
+// A flag the Get wrapper sets again on every object it hands out
+// (b.reuse()) is not the last user's state, though the Reset leaves it
+// (yarpc's pooled Buffer and its released flag).
+type checkedBuf struct {
+	data     []byte
+	released bool
+}
+
+var checkedBufs sync.Pool
+
+func getCheckedBuf() *checkedBuf {
+	b, ok := checkedBufs.Get().(*checkedBuf)
+	if !ok {
+		return &checkedBuf{}
+	}
+	b.reuse()
+	return b
+}
+
+func (b *checkedBuf) reuse() { b.released = false }
+
+func (b *checkedBuf) check() {
+	if b.released {
+		panic("use of a released buffer")
+	}
+}
+
+func (b *checkedBuf) Write(p []byte) {
+	b.check()
+	b.data = append(b.data, p...)
+}
+
+func (b *checkedBuf) Reset() {
+	b.data = b.data[:0]
+}
+
+func (b *checkedBuf) Release() { // want Release:`pool:put\(0\)\+reset`
+	b.Reset()
+	b.released = true
+	if cap(b.data) > 1<<16 {
+		return
+	}
+	checkedBufs.Put(b)
+}

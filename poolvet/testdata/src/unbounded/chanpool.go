@@ -70,3 +70,52 @@ func (w *chanWork) Run(handle func(*bytes.Buffer)) {
 		handle(b)
 	}
 }
+
+// A leaky pool of fixed-size []byte whose Put keeps whatever a caller
+// hands it: a larger buffer of the caller's own stays pinned, and Get
+// hands out buffers of sizes it never made (minio/minio#20342).
+type slabPool struct {
+	c    chan []byte
+	size int
+}
+
+func (p *slabPool) Get() []byte {
+	select {
+	case b := <-p.c:
+		return b
+	default:
+		return make([]byte, p.size)
+	}
+}
+
+func (p *slabPool) Put(b []byte) { // want Put:`pool:handoff\(1\)`
+	select {
+	case p.c <- b: // want `b \(\[\]byte\), a buffer of any size a caller hands in, is sent back to a channel pool without a capacity check`
+	default:
+	}
+}
+
+// The fix: only buffers of the pool's own size go back.
+type slabPoolFixed struct {
+	c    chan []byte
+	size int
+}
+
+func (p *slabPoolFixed) Get() []byte {
+	select {
+	case b := <-p.c:
+		return b
+	default:
+		return make([]byte, p.size)
+	}
+}
+
+func (p *slabPoolFixed) Put(b []byte) { // want Put:`pool:handoff\(1\)`
+	if cap(b) != p.size {
+		return
+	}
+	select {
+	case p.c <- b:
+	default:
+	}
+}
