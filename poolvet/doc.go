@@ -106,8 +106,11 @@
 //     path, into a pool whose users append to what they get; a []byte put
 //     back cut to a copy's or a read's length into a pool whose users copy
 //     or read into what they get; a channel put back after it was closed;
-//     and, before Go 1.23, a *time.Timer armed with Reset and put back
-//     without draining C.
+//     a queue channel put back when nothing in the package ever drains one;
+//     a reset that sets what a lazily filled cache is computed from but
+//     keeps the cache; a Reset that clears the object's state but not an
+//     exported option its users set; and, before Go 1.23, a *time.Timer
+//     armed with Reset and put back without draining C.
 //   - unbounded: a growable buffer (*bytes.Buffer, *strings.Builder, []byte,
 //     *[]T, a slice of slices, a struct whose bytes.Buffer or []byte field
 //     its users grow, a map filled in a loop) is put into a sync.Pool or a
@@ -115,12 +118,14 @@
 //     one huge buffer then stays pinned in the pool (golang/go#23199). A
 //     suggested fix wraps the Put in a capacity guard. A buffer sent back
 //     to a channel pool (a non-blocking send to a channel the package
-//     drains with a non-blocking receive) counts too.
+//     drains with a non-blocking receive) counts too, and so does a []byte
+//     a caller hands to such a pool's Put with no check of its capacity.
 //   - typemismatch: the result of a sync.Pool's Get is asserted to a type that
 //     the pool's New never returns, or a value of another type than New's is
 //     put into it, or asserted without comma-ok or nil check when the pool
 //     never gets a New or its New can return nil (Get returns nil then:
-//     the assertion panics).
+//     the assertion panics). A Get through an interface of the package that
+//     only package-level sync.Pools fill is judged against their New.
 //
 // Each check can be turned off with a flag of its name, for example
 // -useafterput=false.
