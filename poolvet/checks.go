@@ -56,6 +56,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkDeferredUse(fn, puts)
 	c.checkCloseAgain(fn, puts)
 	c.checkKeptList(fn, puts)
+	c.checkKeptFieldElems(fn, puts)
 	c.checkCachedPut(fn, puts)
 	c.checkLazyCell(fn, puts)
 	c.checkFieldPutAgain(fn)

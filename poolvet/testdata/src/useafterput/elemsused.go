@@ -20,7 +20,7 @@ func (b *batch) add(doc []byte) {
 func (b *batch) run() {
 	for _, o := range b.ops {
 		o.docs = o.docs[:0]
-		opPool.Put(o)
+		opPool.Put(o) // want `run puts the elements of b.ops back into the pool but leaves them in the field, and add reads them`
 	}
 }
 
