@@ -751,21 +751,73 @@ func (c *checker) mayHandOff(fn *ssa.Function) bool {
 // to the new goroutine, which does not put it back itself.
 func (c *checker) goHandsOff(com *ssa.CallCommon, alias func(ssa.Value) bool) bool {
 	passes := alias(com.Value)
-	for _, a := range com.Args {
+	args := map[int]bool{} // the arguments that are the object, receiver first
+	for i, a := range callArgs(com) {
 		if alias(a) {
 			passes = true
+			args[i] = true
+		}
+	}
+	// go func() { ... }() capturing the object: the bindings that are it.
+	free := map[int]bool{}
+	if mc, ok := com.Value.(*ssa.MakeClosure); ok {
+		for i, b := range mc.Bindings {
+			if alias(b) || cellHolds(b, alias) {
+				passes = true
+				free[i] = true
+			}
 		}
 	}
 	if !passes {
 		return false
 	}
 	// The goroutine takes ownership if it puts the object back itself.
+	// A closure that captures the object and puts only other objects it
+	// captured (its own request, a response it got) leaves this one to
+	// the caller (gofiber/fiber#3830).
 	if ce, ok := c.calleeOf(com); ok {
-		if ce.prim != nil || ce.sum != nil && (len(ce.sum.putParams) > 0 || len(ce.sum.putFree) > 0) {
+		if ce.prim != nil {
 			return false
+		}
+		if ce.sum != nil {
+			if len(free) == 0 && (len(ce.sum.putParams) > 0 || len(ce.sum.putFree) > 0) {
+				return false
+			}
+			for i := range args {
+				if _, puts := ce.sum.putParams[i]; puts {
+					return false
+				}
+			}
+			for i := range free {
+				if _, puts := ce.sum.putFree[i]; puts {
+					return false
+				}
+			}
+			if len(free) > 0 && len(args) > 0 && len(ce.sum.putParams) > 0 {
+				return false
+			}
 		}
 	}
 	return true
+}
+
+// cellHolds reports whether v is a variable's cell (a captured variable)
+// into which an alias of the object is stored, or from which one is
+// loaded.
+func cellHolds(v ssa.Value, alias func(ssa.Value) bool) bool {
+	a, ok := v.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	for _, r := range refsOf(a) {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == a && alias(st.Val) {
+			return true
+		}
+		if ld, ok := r.(*ssa.UnOp); ok && ld.Op == token.MUL && alias(ld) {
+			return true
+		}
+	}
+	return false
 }
 
 // closeParen returns ")" if what opens a parenthesis, for the message
