@@ -989,3 +989,17 @@ func TestCorpusHeldOut54(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld54")
 }
+
+// TestCorpusHeldOut55 scores the fifty-fifth held-out part, written on
+// 2026-11-25 in the twentieth session by helpers split by the first letter
+// of the project's owner (a-e, f-l, m-r, s-z; the f-l writer committed
+// nothing by its stop time), with part 54's sources added to what they had
+// to avoid. Three cases were dropped before scoring as duplicates of
+// earlier parts' bugs (c0b008d). It was scored once, after its duplicate
+// checks, at the analyzer of the last clean sweep (03aa8b5, sweep n18).
+func TestCorpusHeldOut55(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld55")
+}
