@@ -12,7 +12,7 @@
 // the pool twice. (On success the same infos are handed back through
 // receiver.finalAnalysisInfo and freed after the transfer, "situation 2",
 // so the deferred release freed them a second time there as well.)
-// Fix: after freeing them on the error path, the handler sets
+// Fix: after the success/error branches, the handler sets
 // runCompile.proc.Base.AnalInfos and runCompile.anal.analInfos to nil.
 // The reuse package is inlined here, so reuse.Free[T] is spelled Free[T].
 //
