@@ -1489,6 +1489,28 @@ func appendLike(call *ssa.Call) bool {
 	return appendNamed(callee) || appendsFirst(callee)
 }
 
+// dstIdiom reports whether v is the []byte result of a call of a function
+// value (not a static function or an interface method) given the field
+// at fa truncated (f(x.b[:0]), the result stored back into x.b).
+func dstIdiom(v ssa.Value, fa *ssa.FieldAddr) bool {
+	if ex, ok := v.(*ssa.Extract); ok && ex.Index == 0 {
+		v = ex.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok || call.Call.IsInvoke() || call.Call.StaticCallee() != nil || len(call.Call.Args) == 0 {
+		return false
+	}
+	if _, builtin := call.Call.Value.(*ssa.Builtin); builtin {
+		return false
+	}
+	sl, ok := call.Call.Args[0].(*ssa.Slice)
+	if !ok || sl.High == nil || !isZeroConst(sl.High) {
+		return false
+	}
+	src, ok := loadedField(sl.X)
+	return ok && src.Field == fa.Field && sameLoc(src.X, fa.X)
+}
+
 // appendNamed reports whether fn is named Append...: strconv.AppendInt,
 // binary.BigEndian.AppendUint32.
 func appendNamed(fn *ssa.Function) bool { return strings.HasPrefix(fn.Name(), "Append") }
@@ -1941,6 +1963,17 @@ func (c *checker) growingField(t types.Type) (field, method string, ok bool) {
 							sst, ok2 := derefStruct(fa.X.Type())
 							if ok1 && ok2 && fa.Field < sst.NumFields() && n.Obj().Pkg() == c.pass.Pkg && grownInLoopFrom(st.Val, fa) {
 								cands = append(cands, cand{n.Origin().Obj(), fa.Field, sst.Field(fa.Field).Name(), displayName(fn) + " appends to it", false})
+							}
+						}
+						// x.b, err = read(x.b[:0]) with read a function value
+						// (a callback, a func field): the dst idiom, which
+						// appends to the buffer it is given and returns it
+						// (VictoriaMetrics c14dafc's scrape bodies).
+						if fa, ok := st.Addr.(*ssa.FieldAddr); ok && isByteSlice(st.Val.Type()) && dstIdiom(st.Val, fa) {
+							n, ok1 := types.Unalias(derefType(fa.X.Type())).(*types.Named)
+							sst, ok2 := derefStruct(fa.X.Type())
+							if ok1 && ok2 && fa.Field < sst.NumFields() && n.Obj().Pkg() == c.pass.Pkg {
+								cands = append(cands, cand{n.Origin().Obj(), fa.Field, sst.Field(fa.Field).Name(), displayName(fn) + " has a function value append to it", false})
 							}
 						}
 						continue

@@ -74,6 +74,10 @@ type checker struct {
 	// method to the package-level sync.Pools converted to it, or to nil
 	// when anything else is; built on first use (ifacePools).
 	ifaceGlobals map[*types.TypeName][]*ssa.Global
+	// closeWait maps a struct type to where a function puts one of its
+	// objects after receiving from one of its channel fields; built on
+	// first use (closeWaiters).
+	closeWait map[*types.TypeName]token.Pos
 
 	calls map[token.Pos]*ast.CallExpr // by Lparen; built on first use
 

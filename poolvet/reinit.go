@@ -8,8 +8,12 @@ import (
 )
 
 // minReinit is how many fields a function must set on an object it gets
-// from a pool for checkReinitForgets to take it for a field-by-field reset.
-const minReinit = 6
+// from a pool for checkReinitForgets to take it for a field-by-field reset;
+// below minReinitAll the forgotten field must also be read somewhere.
+const (
+	minReinit    = 4
+	minReinitAll = 6
+)
 
 // checkReinitForgets reports a Get of a pooled struct followed, in the same
 // function, by stores into many of its fields one by one (the way a
@@ -73,6 +77,12 @@ func (c *checker) checkReinitForgets(fn *ssa.Function, gets []getSite) {
 		}
 		f, by, at := c.perUseField(n.Obj(), st, set, fn)
 		if f < 0 {
+			continue
+		}
+		// Fewer fields set again than a constructor's worth: the
+		// forgotten field must be one the package reads, whose stale
+		// value the next user then sees (rs/zerolog 1c32ee0's stack).
+		if len(set) < minReinitAll && !c.fieldRead(n.Obj(), f) {
 			continue
 		}
 		c.report(checkNoReset, g.call.Pos(), nil,
@@ -149,6 +159,40 @@ func (c *checker) perUseField(tn *types.TypeName, st *types.Struct, set map[int]
 			setBy[fa.Field] = setter{displayName(g), s.Pos()}
 		}
 	})
+	// A field a function that puts objects of the type tests against nil
+	// (it puts only unlinked blocks: if b.prevBl == nil { pool.Put(b) },
+	// m3db's DatabaseBlock.Close) is known clear where it puts.
+	for g := range putters {
+		for _, b := range g.Blocks {
+			for _, instr := range b.Instrs {
+				bin, ok := instr.(*ssa.BinOp)
+				if !ok || bin.Op != token.EQL && bin.Op != token.NEQ {
+					continue
+				}
+				for _, side := range [][2]ssa.Value{{bin.X, bin.Y}, {bin.Y, bin.X}} {
+					if !isNil(side[1]) {
+						continue
+					}
+					if fa, ok := loadedField(side[0]); ok {
+						if nn, ok := namedPtr(fa.X.Type()); ok && nn.Obj() == tn {
+							cleared[fa.Field] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	// A reset or a function that puts objects of the type overwriting the
+	// whole object (*q = Query{refCount: 1}, gocql's reset before its Put)
+	// clears every field.
+	for _, g := range c.funcs {
+		if g == fn || !putters[g] && !resetsByName(g) || len(g.Params) == 0 {
+			continue
+		}
+		if n, ok := namedPtr(g.Params[0].Type()); ok && n.Obj() == tn && storesWhole(g, g.Params[0]) {
+			return -1, "", 0
+		}
+	}
 	for f := 0; f < st.NumFields(); f++ {
 		s, ok := setBy[f]
 		if !ok || set[f] || cleared[f] || usedNow[f] || isByteSlice(st.Field(f).Type()) || isStruct(st.Field(f).Type()) {
@@ -161,4 +205,25 @@ func (c *checker) perUseField(tn *types.TypeName, st *types.Struct, set map[int]
 		return f, s.by, s.at
 	}
 	return -1, "", 0
+}
+
+// fieldRead reports whether a function of the package loads the field f
+// of a *tn.
+func (c *checker) fieldRead(tn *types.TypeName, f int) bool {
+	for _, g := range c.funcs {
+		for _, b := range g.Blocks {
+			for _, instr := range b.Instrs {
+				ld, ok := instr.(*ssa.UnOp)
+				if !ok || ld.Op != token.MUL {
+					continue
+				}
+				if fa, ok := ld.X.(*ssa.FieldAddr); ok && fa.Field == f {
+					if n, ok := namedPtr(fa.X.Type()); ok && n.Obj() == tn {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }

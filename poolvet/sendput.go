@@ -104,12 +104,15 @@ func (c *checker) checkSendPut(fn *ssa.Function) {
 		return
 	}
 	chans := c.putChans()
-	if len(chans) == 0 {
+	waiters := c.closeWaiters()
+	if len(chans) == 0 && len(waiters) == 0 {
 		return
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
+			case *ssa.Call:
+				c.useAfterClose(fn, x, waiters)
 			case *ssa.Send:
 				c.useAfterSend(fn, instr, x.Chan, x.X, chans)
 			case *ssa.Select:
@@ -134,20 +137,114 @@ func (c *checker) useAfterSend(fn *ssa.Function, instr ssa.Instruction, ch, obj 
 	if !ok {
 		return
 	}
+	c.firstUseAfter(fn, instr, obj, func(pos token.Pos) {
+		name, chName := "the object", "the channel"
+		if s := c.sendStmt(instr); s != nil {
+			name, chName = types.ExprString(s.Value), types.ExprString(s.Chan)
+		}
+		c.report(checkUseAfterPut, pos, nil,
+			"%s is used after it was sent on %s, whose receiver puts it back into the pool (line %d): by then the next Get may have handed it to another user; take what you need before the send",
+			name, chName, c.line(put))
+	})
+}
+
+// firstUseAfter calls report with the position of the first use of obj
+// after the hand-off instr that nothing orders after the other side's
+// Put (a wait on one of obj's channels is not a use).
+func (c *checker) firstUseAfter(fn *ssa.Function, instr ssa.Instruction, obj ssa.Value, report func(token.Pos)) {
 	t := c.newTracker(fn, rootOf(obj))
 	waits := waitLoads(fn)
 	t.walkAfterHandOff(instr, func(in ssa.Instruction, p *path) action {
 		if in == instr || waits[in] || !t.usesObject(in, p) || errorReturn(in, p) {
 			return next
 		}
-		name, chName := "the object", "the channel"
-		if s := c.sendStmt(instr); s != nil {
-			name, chName = types.ExprString(s.Value), types.ExprString(s.Chan)
-		}
-		c.report(checkUseAfterPut, c.usePos(t, p, in, instr), nil,
-			"%s is used after it was sent on %s, whose receiver puts it back into the pool (line %d): by then the next Get may have handed it to another user; take what you need before the send",
-			name, chName, c.line(put))
+		report(c.usePos(t, p, in, instr))
 		return stopAll
+	})
+}
+
+// closeWaiters returns the struct types of the package whose objects a
+// function puts back after receiving from one of their channel fields
+// (<-m.done, then release(m)), each with the position of such a Put;
+// built on first use.
+func (c *checker) closeWaiters() map[*types.TypeName]token.Pos {
+	if c.closeWait != nil {
+		return c.closeWait
+	}
+	c.closeWait = map[*types.TypeName]token.Pos{}
+	for _, fn := range c.funcs {
+		puts, _ := c.sites(fn)
+		if len(puts) == 0 {
+			continue
+		}
+		waited := map[ssa.Value]bool{} // objects one of whose channel fields fn receives from
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var chans []ssa.Value
+				switch x := instr.(type) {
+				case *ssa.UnOp:
+					if x.Op == token.ARROW {
+						chans = append(chans, x.X)
+					}
+				case *ssa.Select:
+					for _, st := range x.States {
+						if st.Dir == types.RecvOnly {
+							chans = append(chans, st.Chan)
+						}
+					}
+				}
+				for _, ch := range chans {
+					if fa, ok := loadedField(ch); ok {
+						waited[rootOf(fa.X).v] = true
+					}
+				}
+			}
+		}
+		for _, p := range puts {
+			if p.key.cell || !waited[p.key.v] {
+				continue
+			}
+			if n, ok := namedPtr(p.key.v.Type()); ok {
+				if _, seen := c.closeWait[n.Obj()]; !seen {
+					c.closeWait[n.Obj()] = p.instr.Pos()
+				}
+			}
+		}
+	}
+	return c.closeWait
+}
+
+// useAfterClose reports the first use of x after close(x.f), when a
+// function of the package waits on a channel field of x's type and then
+// puts the object back: closing the channel hands x to that waiter
+// (valyala/gorpc 2bd442a: close(m.done), then time.Since(m.t), while
+// CallTimeout released m on <-m.Done).
+func (c *checker) useAfterClose(fn *ssa.Function, call *ssa.Call, waiters map[*types.TypeName]token.Pos) {
+	if !isBuiltin(&call.Call, "close") || len(call.Call.Args) != 1 {
+		return
+	}
+	fa, ok := loadedField(call.Call.Args[0])
+	if !ok {
+		return
+	}
+	n, ok := namedPtr(fa.X.Type())
+	if !ok {
+		return
+	}
+	put, ok := waiters[n.Obj()]
+	if !ok {
+		return
+	}
+	name := "the " + n.Obj().Name()
+	if ce := c.callExpr(call.Call.Pos()); ce != nil && len(ce.Args) == 1 {
+		if sel, ok := ast.Unparen(ce.Args[0]).(*ast.SelectorExpr); ok {
+			name = types.ExprString(sel.X)
+		}
+	}
+	c.firstUseAfter(fn, call, fa.X, func(pos token.Pos) {
+		c.report(checkUseAfterPut, pos, nil,
+			"%s is used after the channel it signals on was closed at line %d: a function waiting on that channel puts it back into the pool (line %d), and the next Get may already have handed it to another user; take what you need before the close",
+			name, c.line(call.Pos()), c.line(put))
 	})
 }
 

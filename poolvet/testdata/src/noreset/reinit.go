@@ -159,3 +159,134 @@ func (v *walkState) traverse(ns []byte, fields []string) {
 		v.ns = append(ns, f...)
 	}
 }
+
+// Four fields set again after the Get, and a flag a method sets left
+// as the last user had it, which the write path reads (rs/zerolog
+// 1c32ee0's Event.stack).
+type pooledLogEvent struct {
+	buf   []byte
+	out   func([]byte)
+	level int
+	hooks []func()
+	trace bool
+	done  func()
+}
+
+var pooledLogEvents = sync.Pool{New: func() any { return &pooledLogEvent{buf: make([]byte, 0, 256)} }}
+
+func newPooledLogEvent(out func([]byte), level int) *pooledLogEvent {
+	e := pooledLogEvents.Get().(*pooledLogEvent) // want `newPooledLogEvent gets a pooledLogEvent from the pool and sets 4 of its fields again, but not trace, which Trace sets`
+	e.buf = e.buf[:0]
+	e.hooks = nil
+	e.out = out
+	e.level = level
+	return e
+}
+
+func (e *pooledLogEvent) Trace() *pooledLogEvent { e.trace = true; return e } // want Trace:`pool:alias`
+
+func (e *pooledLogEvent) Send(msg string) { // want Send:`pool:put\(0\)`
+	e.buf = append(e.buf, msg...)
+	if e.trace {
+		e.buf = append(e.buf, " [trace]"...)
+	}
+	e.out(e.buf)
+	e.out = nil
+	if cap(e.buf) <= 1<<16 {
+		pooledLogEvents.Put(e)
+	}
+}
+
+// Four fields set again, and the forgotten one is never read: nothing
+// sees its stale value.
+type pooledSpanRec struct {
+	name    string
+	start   int64
+	attrs   []string
+	parent  *pooledSpanRec
+	touched int64
+}
+
+var spanRecs = sync.Pool{New: func() any { return new(pooledSpanRec) }}
+
+func newSpanRec(name string, start int64, parent *pooledSpanRec) *pooledSpanRec {
+	s := spanRecs.Get().(*pooledSpanRec)
+	s.name = name
+	s.start = start
+	s.attrs = s.attrs[:0]
+	s.parent = parent
+	return s
+}
+
+func (s *pooledSpanRec) touch(now int64) { s.touched = now }
+
+func (s *pooledSpanRec) end() string {
+	n := s.name
+	s.parent = nil
+	spanRecs.Put(s)
+	return n
+}
+
+// Four fields set again, the rest cleared by a reset that overwrites the
+// whole object before the Put.
+type pooledQueryRec struct {
+	stmt       string
+	args       []any
+	page       int
+	timeout    int64
+	idempotent bool
+}
+
+var queryRecs = sync.Pool{New: func() any { return new(pooledQueryRec) }}
+
+func newQueryRec(stmt string, args []any) *pooledQueryRec {
+	q := queryRecs.Get().(*pooledQueryRec)
+	q.stmt = stmt
+	q.args = args
+	q.page = 0
+	q.timeout = 0
+	return q
+}
+
+func (q *pooledQueryRec) Idempotent(v bool) *pooledQueryRec { q.idempotent = v; return q } // want Idempotent:`pool:alias`
+
+func (q *pooledQueryRec) retryable() bool { return q.idempotent }
+
+func (q *pooledQueryRec) reset() { *q = pooledQueryRec{} }
+
+func (q *pooledQueryRec) release() {
+	q.reset()
+	queryRecs.Put(q)
+}
+
+// Four fields set again, and the put path puts only objects whose link
+// is already nil.
+type pooledLRUNode struct {
+	key     string
+	val     []byte
+	hits    int
+	created int64
+	prev    *pooledLRUNode
+}
+
+var lruNodes = sync.Pool{New: func() any { return new(pooledLRUNode) }}
+
+func newLRUNode(key string, val []byte, now int64) *pooledLRUNode {
+	n := lruNodes.Get().(*pooledLRUNode)
+	n.key = key
+	n.val = val
+	n.hits = 0
+	n.created = now
+	return n
+}
+
+func (n *pooledLRUNode) setPrev(p *pooledLRUNode) { n.prev = p }
+
+func (n *pooledLRUNode) linked() bool { return n.prev != nil }
+
+func (n *pooledLRUNode) free() {
+	if n.prev == nil {
+		n.val = nil
+		lruNodes.Put(n)
+	}
+}
