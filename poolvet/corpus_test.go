@@ -1003,3 +1003,17 @@ func TestCorpusHeldOut55(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld55")
 }
+
+// TestCorpusHeldOut56 scores the fifty-sixth held-out part, written on
+// 2026-11-25 in the twentieth session by four helpers split by the first
+// letter of the project's owner (a-d, e-k, l-r, s-z), with part 55's
+// sources added to what they had to avoid. Two cases were dropped before
+// scoring as duplicates of earlier parts' bugs. It was scored once, after
+// its duplicate checks, at the analyzer of the last clean sweep (19164f2,
+// sweep n20).
+func TestCorpusHeldOut56(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld56")
+}
