@@ -24,8 +24,9 @@ import (
 // a parameter the function may put back itself (it decides; checkHandOffs),
 // the receiver (a type that runs goroutines of its own has its
 // own way to wait for them), goroutines that put the object back
-// themselves (they own it; goHandsOff), and functions that wait for the
-// goroutine on every path to a return (returnsAfterHandOff).
+// themselves (they own it; goHandsOff), functions that wait for the
+// goroutine on every path to a return (returnsAfterHandOff), and objects
+// with a method that waits on one of their own channels (waitsOnItself).
 func (c *checker) checkPooledParamGo(fn *ssa.Function) {
 	if !*enabled[checkUseAfterPut] {
 		return
@@ -43,7 +44,7 @@ func (c *checker) checkPooledParamGo(fn *ssa.Function) {
 		if !ok {
 			continue
 		}
-		if c.marksAbandoned(fn, prm) {
+		if c.marksAbandoned(fn, prm) || c.waitsOnItself(prm.Type()) {
 			continue
 		}
 		t := c.newTracker(fn, objKey{prm, false})
@@ -61,6 +62,60 @@ func (c *checker) checkPooledParamGo(fn *ssa.Function) {
 			break
 		}
 	}
+}
+
+// waitsOnItself reports whether the type t points to has a method that
+// waits on a channel or WaitGroup field of its receiver (<-j.done or
+// j.wg.Wait(), in a WaitDone): an
+// object that carries its own completion signal, which its owner waits on
+// before putting it back (matrixone's prefetch Job, run by a scheduler's
+// goroutine and recycled after job.WaitDone()).
+func (c *checker) waitsOnItself(t types.Type) bool {
+	n, ok := namedPtr(t)
+	if !ok {
+		return false
+	}
+	for _, g := range c.funcs {
+		if g.Signature.Recv() == nil || len(g.Params) == 0 || g.Parent() != nil {
+			continue
+		}
+		if gn, ok := namedPtr(g.Params[0].Type()); !ok || gn.Obj() != n.Obj() {
+			continue
+		}
+		for _, b := range g.Blocks {
+			for _, instr := range b.Instrs {
+				var chans []ssa.Value
+				switch x := instr.(type) {
+				case *ssa.Call:
+					// j.wg.Wait() on a WaitGroup field of the receiver.
+					if callee := x.Call.StaticCallee(); callee != nil && callee.Name() == "Wait" && len(x.Call.Args) == 1 {
+						if fa, ok := x.Call.Args[0].(*ssa.FieldAddr); ok && fa.X == g.Params[0] && isNamed(derefType(fa.Type()), "sync", "WaitGroup") {
+							return true
+						}
+					}
+				case *ssa.UnOp:
+					if x.Op == token.ARROW {
+						chans = append(chans, x.X)
+					}
+				case *ssa.Select:
+					if !x.Blocking {
+						continue
+					}
+					for _, st := range x.States {
+						if st.Dir == types.RecvOnly {
+							chans = append(chans, st.Chan)
+						}
+					}
+				}
+				for _, ch := range chans {
+					if fa, ok := loadedField(ch); ok && fa.X == g.Params[0] {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // reassignedBinding reports whether the goroutine of g captures a variable

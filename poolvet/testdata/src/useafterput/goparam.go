@@ -182,3 +182,43 @@ func gpServeOne(h func(*gpServerCtx)) {
 }
 
 var _ = []any{gpCopyFirst, gpServerTimeout, gpServeOne}
+
+// A pooled job that carries its own completion signal: the scheduler's
+// goroutine runs it, and its owner puts it back only after job.wait()
+// (matrixone's prefetch jobs and their WaitDone).
+type gpJob struct {
+	wg  sync.WaitGroup
+	run func() error
+	err error
+}
+
+func (j *gpJob) do() {
+	defer j.wg.Done()
+	j.err = j.run()
+}
+
+func (j *gpJob) wait() error {
+	j.wg.Wait()
+	return j.err
+}
+
+var gpJobs = sync.Pool{New: func() any { return new(gpJob) }}
+
+type gpScheduler interface{ schedule(*gpJob) }
+
+type gpGoScheduler struct{}
+
+func (gpGoScheduler) schedule(j *gpJob) {
+	go j.do()
+}
+
+func gpRunJob(s gpScheduler, run func() error) error {
+	j := gpJobs.Get().(*gpJob)
+	j.run = run
+	j.wg.Add(1)
+	s.schedule(j)
+	err := j.wait()
+	j.run, j.err = nil, nil
+	gpJobs.Put(j)
+	return err
+}
