@@ -55,7 +55,11 @@
 //     returning a struct that holds it, a method storing it in its
 //     receiver, or calling such a method on its receiver or a field of it)
 //     make their result or receiver an alias of it. A pooled object in a
-//     named result is returned past a deferred Put like any other. A Put
+//     named result is returned past a deferred Put like any other. Also: a
+//     use of an object after close(x.done), when a function of the package
+//     waits on such a channel and then puts the object back; and a method
+//     that puts the elements of a slice field back and leaves them there
+//     while another method reads them. A Put
 //     guarded by a size check against a constant, a package-level variable
 //     or a setting named as a bound (MaxPooled, limit) counts as a Put.
 //   - doubleput: the same object is put twice on one path, including a Put in
