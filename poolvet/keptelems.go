@@ -30,22 +30,12 @@ func (c *checker) checkKeptFieldElems(fn *ssa.Function, puts []putSite) {
 		if p.deferred || p.field || p.key.cell {
 			continue
 		}
-		load, ok := p.key.v.(*ssa.UnOp)
-		if !ok || load.Op != token.MUL {
-			continue
-		}
-		ia, ok := load.X.(*ssa.IndexAddr)
-		if !ok {
+		ia, _ := loopElemPut(p)
+		if ia == nil {
 			continue
 		}
 		fa, ok := loadedField(ia.X)
 		if !ok || fa.X != recv || fa.Field >= 64 {
-			continue
-		}
-		if _, isSlice := ia.X.Type().Underlying().(*types.Slice); !isSlice {
-			continue
-		}
-		if loop := loopOf(p.instr.Block()); loop == nil || !loop[ia.Block()] {
 			continue
 		}
 		if storesField(fn, recv, fa.Field) || storesWhole(fn, recv) || nilsSlot(ia) {

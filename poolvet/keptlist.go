@@ -20,19 +20,8 @@ func (c *checker) checkKeptList(fn *ssa.Function, puts []putSite) {
 		if p.cond || p.deferred || p.field || p.key.cell {
 			continue
 		}
-		load, ok := p.key.v.(*ssa.UnOp)
-		if !ok || load.Op != token.MUL {
-			continue
-		}
-		ia, ok := load.X.(*ssa.IndexAddr)
-		if !ok {
-			continue
-		}
-		if _, isSlice := ia.X.Type().Underlying().(*types.Slice); !isSlice {
-			continue
-		}
-		loop := loopOf(p.instr.Block())
-		if loop == nil || !loop[ia.Block()] {
+		ia, loop := loopElemPut(p)
+		if ia == nil {
 			continue // not a loop over the elements
 		}
 		list := ia.X
@@ -58,6 +47,28 @@ func (c *checker) checkKeptList(fn *ssa.Function, puts []putSite) {
 			return stopAll
 		})
 	}
+}
+
+// loopElemPut returns, for a Put of an element of a slice (x[i]) inside a
+// loop that loads the element, the element's address and the loop's
+// blocks; nil otherwise.
+func loopElemPut(p *putSite) (*ssa.IndexAddr, map[*ssa.BasicBlock]bool) {
+	load, ok := p.key.v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil, nil
+	}
+	ia, ok := load.X.(*ssa.IndexAddr)
+	if !ok {
+		return nil, nil
+	}
+	if _, isSlice := ia.X.Type().Underlying().(*types.Slice); !isSlice {
+		return nil, nil
+	}
+	loop := loopOf(p.instr.Block())
+	if loop == nil || !loop[ia.Block()] {
+		return nil, nil
+	}
+	return ia, loop
 }
 
 // keptUse reports whether instr uses the slice that t tracks in a way that

@@ -146,32 +146,38 @@ func behaviourType(t types.Type) bool {
 func (c *checker) readAfterReset(r *ssa.Function) fieldSet {
 	if c.readGet == nil {
 		c.readGet = map[*ssa.Function]fieldSet{}
-		for _, fn := range c.funcs {
-			_, gets := c.sites(fn)
-			for _, g := range gets {
-				if g.prim != syncGet {
+		c.eachGotStruct(func(fn *ssa.Function, get *ssa.Call, obj ssa.Value) {
+			for _, ref := range *obj.Referrers() {
+				call, ok := ref.(*ssa.Call)
+				if !ok || len(call.Call.Args) == 0 || call.Call.Args[0] != obj {
 					continue
 				}
-				obj, _ := assertedStruct(g.call)
-				if obj == nil {
+				callee := call.Call.StaticCallee()
+				if callee == nil || callee.Signature.Recv() == nil || !isResetName(callee.Name()) || !reachableFrom(get, call) {
 					continue
 				}
-				for _, ref := range *obj.Referrers() {
-					call, ok := ref.(*ssa.Call)
-					if !ok || len(call.Call.Args) == 0 || call.Call.Args[0] != obj {
-						continue
-					}
-					callee := call.Call.StaticCallee()
-					if callee == nil || callee.Signature.Recv() == nil || !isResetName(callee.Name()) || !reachableFrom(g.call, call) {
-						continue
-					}
-					u, _ := c.fieldFlow(fn, obj, call, 0)
-					c.readGet[callee] |= u.reads &^ recvWrites(callee, 0, map[*ssa.Function]bool{})
-				}
+				u, _ := c.fieldFlow(fn, obj, call, 0)
+				c.readGet[callee] |= u.reads &^ recvWrites(callee, 0, map[*ssa.Function]bool{})
+			}
+		})
+	}
+	return c.readGet[r]
+}
+
+// eachGotStruct calls f with each sync.Pool Get of the package whose result
+// is asserted to a struct pointer, and the asserted object.
+func (c *checker) eachGotStruct(f func(fn *ssa.Function, get *ssa.Call, obj ssa.Value)) {
+	for _, fn := range c.funcs {
+		_, gets := c.sites(fn)
+		for _, g := range gets {
+			if g.prim != syncGet {
+				continue
+			}
+			if obj, _ := assertedStruct(g.call); obj != nil {
+				f(fn, g.call, obj)
 			}
 		}
 	}
-	return c.readGet[r]
 }
 
 // setAtGet returns the fields of the struct type tn that a method called
@@ -179,36 +185,26 @@ func (c *checker) readAfterReset(r *ssa.Function) fieldSet {
 // wrapper): set again for every user, they carry nothing from the last.
 func (c *checker) setAtGet(tn *types.TypeName) fieldSet {
 	var out fieldSet
-	for _, fn := range c.funcs {
-		_, gets := c.sites(fn)
-		for _, g := range gets {
-			if g.prim != syncGet {
+	c.eachGotStruct(func(fn *ssa.Function, _ *ssa.Call, obj ssa.Value) {
+		if n, ok := namedPtr(obj.Type()); !ok || n.Obj() != tn {
+			return
+		}
+		for _, ref := range *obj.Referrers() {
+			call, ok := ref.(ssa.CallInstruction)
+			if !ok {
 				continue
 			}
-			obj, _ := assertedStruct(g.call)
-			if obj == nil {
+			callee := call.Common().StaticCallee()
+			if callee == nil || callee.Pkg != fn.Pkg {
 				continue
 			}
-			if n, ok := namedPtr(obj.Type()); !ok || n.Obj() != tn {
-				continue
-			}
-			for _, ref := range *obj.Referrers() {
-				call, ok := ref.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				callee := call.Common().StaticCallee()
-				if callee == nil || callee.Pkg != fn.Pkg {
-					continue
-				}
-				for j, a := range callArgs(call.Common()) {
-					if a == obj {
-						out |= recvWrites(callee, j, map[*ssa.Function]bool{})
-					}
+			for j, a := range callArgs(call.Common()) {
+				if a == obj {
+					out |= recvWrites(callee, j, map[*ssa.Function]bool{})
 				}
 			}
 		}
-	}
+	})
 	return out
 }
 
