@@ -1,6 +1,8 @@
 // Source: https://github.com/grafana/loki/commit/ff211cec6b4b7afd025db278e13797605c30dcc5
 // ("prevent shared access bug with tailers and entry pool"); files
 // pkg/ingester/stream.go, pkg/ingester/tailer.go, pkg/ingester/wal.go.
+// The commit is part of https://github.com/grafana/loki/pull/2981 (WAL
+// support), the pull request that introduced the entry pool.
 //
 // Bug: stream.Push collects the stored entries in a slice taken from
 // recordPool (GetEntries) and hands it to a goroutine that calls
