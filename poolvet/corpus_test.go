@@ -1017,3 +1017,17 @@ func TestCorpusHeldOut56(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld56")
 }
+
+// TestCorpusHeldOut57 scores the fifty-seventh held-out part, written on
+// 2026-11-25 in the twentieth session by four helpers split by the first
+// letter of the project's owner (a-f, g-m, n-s, t-z), with part 56's
+// sources added to what they had to avoid. One case was dropped before
+// scoring as a duplicate of an earlier part's bug. It was scored once, after
+// its duplicate checks, at the analyzer of the last clean sweep (1d372a8,
+// sweep n22).
+func TestCorpusHeldOut57(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld57")
+}
