@@ -1,6 +1,7 @@
 package poolvet
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -56,6 +57,12 @@ func (c *checker) checkUntruncatedPut(fn *ssa.Function, p *putSite) {
 		dirty = grownBefore(fn, x, p.instr, p.deferred)
 	} else {
 		dirty = holdsAppended(x, p.instr, p.deferred, 0)
+		if !dirty && c.callbackPutsUntruncated(fn, x) {
+			c.report(checkNoReset, p.instr.Pos(), nil,
+				"%s goes back to the pool with the length and elements its last user left, and the pool's users append to the slice they get: the next one appends after this one's data; put it back truncated (b[:0])",
+				c.objName(p))
+			return
+		}
 	}
 	if !dirty {
 		return
@@ -63,6 +70,30 @@ func (c *checker) checkUntruncatedPut(fn *ssa.Function, p *putSite) {
 	c.report(checkNoReset, p.instr.Pos(), nil,
 		"%s goes back to the pool holding what was appended to it since the Get (on some path at least), while the pool's users append to the slice they get: the next one appends after this one's data; put it back truncated (b[:0])",
 		c.objName(p))
+}
+
+// callbackPutsUntruncated reports whether x is *prm, the slice a pointer
+// parameter of fn points to, fn is called by nothing in the package (a
+// finalizer, a callback), and fn never truncates *prm: what the slice's
+// last user appended goes back with it (scroll-tech/go-ethereum#104's
+// finalizer put back FormatLogs' results as they were).
+func (c *checker) callbackPutsUntruncated(fn *ssa.Function, x ssa.Value) bool {
+	ld, ok := x.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return false
+	}
+	prm, ok := ld.X.(*ssa.Parameter)
+	if !ok || len(c.callSitesOf(fn)) > 0 {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok && st.Addr == prm {
+				return false // *prm = (*prm)[:0], or any new value
+			}
+		}
+	}
+	return true
 }
 
 // appendsUntruncated reports whether fn appends to v, a slice (or, with

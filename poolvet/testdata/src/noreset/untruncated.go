@@ -1,6 +1,9 @@
 package noreset
 
-import "sync"
+import (
+	"runtime"
+	"sync"
+)
 
 // Pools of slices whose users append to what Get returns: a Put of a slice
 // still holding what was appended since the Get, on some path, hands the
@@ -79,4 +82,41 @@ func logRecordCutOnGet(rec string) error {
 	err := walLog(*p)
 	cutBufs.Put(p)
 	return err
+}
+
+// A finalizer that puts back the slice its argument points to, as its
+// last user left it, into a pool whose users append to what they get
+// (scroll-tech/go-ethereum#104's FormatLogs).
+type traceRow struct {
+	op    string
+	stack []string
+}
+
+var traceRowsPool = sync.Pool{New: func() any { return make([]traceRow, 0, 64) }}
+
+var traceRowsPoolFixed = sync.Pool{New: func() any { return make([]traceRow, 0, 64) }}
+
+func formatTrace(ops []string) []traceRow {
+	rows := traceRowsPool.Get().([]traceRow)
+	runtime.SetFinalizer(&rows, func(r *[]traceRow) {
+		traceRowsPool.Put(*r) // want `\*r goes back to the pool with the length and elements its last user left`
+	})
+	for _, op := range ops {
+		rows = append(rows, traceRow{op: op})
+	}
+	return rows
+}
+
+// The fixed shape truncates (and clears) before the Put.
+func formatTraceFixed(ops []string) []traceRow {
+	rows := traceRowsPoolFixed.Get().([]traceRow)
+	runtime.SetFinalizer(&rows, func(r *[]traceRow) {
+		clear(*r)
+		*r = (*r)[:0]
+		traceRowsPoolFixed.Put(*r)
+	})
+	for _, op := range ops {
+		rows = append(rows, traceRow{op: op})
+	}
+	return rows
 }
