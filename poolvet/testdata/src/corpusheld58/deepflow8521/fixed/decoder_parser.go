@@ -25,50 +25,53 @@ import (
 	"sync"
 )
 
-// ---- server/libs/pool (trimmed, interface{} LockFreePool) ----
+// ---- server/libs/pool (trimmed, generic LockFreePool) ----
 
-type LockFreePool struct {
+type LockFreePool[T any] struct {
 	emptyPool *sync.Pool
 	fullPool  *sync.Pool
 }
 
-func (p *LockFreePool) Get() interface{} {
-	elemPool := p.fullPool.Get().(*[]interface{})
+func (p *LockFreePool[T]) Get() T {
+	elemPool := p.fullPool.Get().(*[]T) // avoid convT2Eslice
 	pool := *elemPool
 	e := pool[len(pool)-1]
 	*elemPool = pool[:len(pool)-1]
 	if len(pool) > 1 {
 		p.fullPool.Put(elemPool)
 	} else {
-		p.emptyPool.Put(elemPool)
+		p.emptyPool.Put(elemPool) // Empty, give it back to other CPUs
 	}
 	return e
 }
 
-func (p *LockFreePool) Put(x interface{}) {
-	pool := p.emptyPool.Get().(*[]interface{})
+func (p *LockFreePool[T]) Put(x T) {
+	pool := p.emptyPool.Get().(*[]T) // avoid convT2Eslice
 	*pool = append(*pool, x)
 	if len(*pool) < cap(*pool) {
 		p.emptyPool.Put(pool)
 	} else {
-		p.fullPool.Put(pool)
+		p.fullPool.Put(pool) // Full, give it back to other CPUs
 	}
 }
 
-func NewLockFreePool(alloc func() interface{}) *LockFreePool {
-	const poolSizePerCPU, initFullPoolSize = 256, 256
-	return &LockFreePool{
-		emptyPool: &sync.Pool{New: func() interface{} {
-			p := make([]interface{}, 0, poolSizePerCPU)
-			return &p
-		}},
-		fullPool: &sync.Pool{New: func() interface{} {
-			p := make([]interface{}, initFullPoolSize, poolSizePerCPU)
-			for i := range p {
-				p[i] = alloc()
-			}
-			return &p
-		}},
+func NewLockFreePool[T any](alloc func() T) *LockFreePool[T] {
+	const poolSizePerCPU = 256
+	const initFullPoolSize = 256
+	newEmptySlice := func() any {
+		p := make([]T, 0, poolSizePerCPU)
+		return &p
+	}
+	newFullSlice := func() any {
+		p := make([]T, initFullPoolSize, poolSizePerCPU)
+		for i := 0; i < initFullPoolSize; i++ {
+			p[i] = alloc()
+		}
+		return &p
+	}
+	return &LockFreePool[T]{
+		emptyPool: &sync.Pool{New: newEmptySlice},
+		fullPool:  &sync.Pool{New: newFullSlice},
 	}
 }
 
@@ -128,12 +131,12 @@ func (p *InProcessProfile) Release() {
 	ReleaseInProcess(p)
 }
 
-var poolInProcess = NewLockFreePool(func() interface{} {
+var poolInProcess = NewLockFreePool(func() *InProcessProfile {
 	return &InProcessProfile{}
 })
 
 func AcquireInProcess() *InProcessProfile {
-	l := poolInProcess.Get().(*InProcessProfile)
+	l := poolInProcess.Get()
 	return l
 }
 
