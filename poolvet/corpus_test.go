@@ -1031,3 +1031,17 @@ func TestCorpusHeldOut57(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld57")
 }
+
+// TestCorpusHeldOut58 scores the fifty-eighth held-out part, written on
+// 2026-11-25 in the twentieth session by four helpers split by the first
+// letter of the project's owner (a-d, e-k, l-r, s-z), with part 57's
+// sources added to what they had to avoid. One case was dropped before
+// scoring as a duplicate of an earlier part's bug. It was scored once, after
+// its duplicate checks, at the analyzer of the last clean sweep (5ff10bc,
+// sweep n23).
+func TestCorpusHeldOut58(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld58")
+}
