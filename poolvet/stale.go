@@ -1065,6 +1065,9 @@ func (c *checker) checkStaleElems(fn *ssa.Function, puts []putSite) {
 	}
 	for i := range puts {
 		p := &puts[i]
+		if poolOfTypeParams(fn, p) {
+			continue
+		}
 		if p.prim == nil && !p.resets && !p.field && truncatedArg(fn, p.arg) {
 			c.report(checkNoReset, p.instr.Pos(), nil,
 				"%s goes back to the pool truncated but with its elements not cleared: past the new length they still point to the previous user's data, which stays alive while the slice waits in the pool; clear them before truncating (clear(s))",
@@ -2489,4 +2492,29 @@ func fieldsBase(addr ssa.Value) ssa.Value {
 		}
 		addr = fa.X
 	}
+}
+
+// poolOfTypeParams reports whether p puts a slice (or *[]T) whose
+// elements are of a type parameter or are any values, in a method named
+// Get or Put: a pool's own batch of free objects moved between sync.Pools
+// (deepflow's LockFreePool), whose elements are the pooled objects, not a
+// user's data (a generic exporter's put(b []T) still holds user data).
+func poolOfTypeParams(fn *ssa.Function, p *putSite) bool {
+	v := p.arg
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		v = mi.X
+	}
+	if v == nil {
+		return false
+	}
+	t := v.Type().Underlying()
+	if ptr, ok := t.(*types.Pointer); ok {
+		t = ptr.Elem().Underlying()
+	}
+	sl, ok := t.(*types.Slice)
+	if !ok {
+		return false
+	}
+	_, isParam := types.Unalias(sl.Elem()).(*types.TypeParam)
+	return (isParam || isEmptyInterface(sl.Elem())) && fn.Signature.Recv() != nil && (fn.Name() == "Put" || fn.Name() == "Get")
 }

@@ -18,7 +18,7 @@ import (
 // it, holds elements appended since the Get, into a pool some user of
 // which appends to the slice it gets without truncating it first.
 func (c *checker) checkUntruncatedPut(fn *ssa.Function, p *putSite) {
-	if p.prim != syncPut || len(p.args) == 0 {
+	if p.prim != syncPut || len(p.args) == 0 || poolOfTypeParams(fn, p) {
 		return
 	}
 	mi, ok := p.arg.(*ssa.MakeInterface)
