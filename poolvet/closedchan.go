@@ -85,6 +85,9 @@ func (c *checker) checkUndrainedChanPut(fn *ssa.Function, p *putSite) {
 	if mi, ok := v.(*ssa.MakeInterface); ok {
 		v = mi.X
 	}
+	if v == nil {
+		return
+	}
 	ch, ok := v.Type().Underlying().(*types.Chan)
 	if !ok || ch.Dir() != types.SendRecv || !c.queueChan(v.Type()) || c.drainedChan(v.Type()) {
 		return
