@@ -3699,8 +3699,8 @@ func (c *checker) objName(p *putSite) string {
 		// (put := x.Put; put(b)) or among the arguments (method expression).
 		if c.hasRecvOutsideArgs(p, call) {
 			if idx == 0 {
-				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-					return types.ExprString(sel.X)
+				if x, ok := selectorBase(call.Fun); ok {
+					return x
 				}
 				return "the receiver"
 			}

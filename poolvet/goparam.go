@@ -84,30 +84,18 @@ func (c *checker) waitsOnItself(t types.Type) bool {
 		}
 		for _, b := range g.Blocks {
 			for _, instr := range b.Instrs {
-				var chans []ssa.Value
-				switch x := instr.(type) {
-				case *ssa.Call:
+				if x, ok := instr.(*ssa.Call); ok {
 					// j.wg.Wait() on a WaitGroup field of the receiver.
 					if callee := x.Call.StaticCallee(); callee != nil && callee.Name() == "Wait" && len(x.Call.Args) == 1 {
 						if fa, ok := x.Call.Args[0].(*ssa.FieldAddr); ok && fa.X == g.Params[0] && isNamed(derefType(fa.Type()), "sync", "WaitGroup") {
 							return true
 						}
 					}
-				case *ssa.UnOp:
-					if x.Op == token.ARROW {
-						chans = append(chans, x.X)
-					}
-				case *ssa.Select:
-					if !x.Blocking {
-						continue
-					}
-					for _, st := range x.States {
-						if st.Dir == types.RecvOnly {
-							chans = append(chans, st.Chan)
-						}
-					}
 				}
-				for _, ch := range chans {
+				if sel, ok := instr.(*ssa.Select); ok && !sel.Blocking {
+					continue
+				}
+				for _, ch := range recvChans(instr) {
 					if fa, ok := loadedField(ch); ok && fa.X == g.Params[0] {
 						return true
 					}

@@ -1,7 +1,6 @@
 package poolvet
 
 import (
-	"go/ast"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -74,8 +73,8 @@ func (c *checker) checkIfaceGetType(fn *ssa.Function) {
 			}
 			recv := "the pool"
 			if ce := c.callExpr(call.Call.Pos()); ce != nil {
-				if sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr); ok {
-					recv = types.ExprString(sel.X)
+				if x, ok := selectorBase(ce.Fun); ok {
+					recv = x
 				}
 			}
 			for _, ref := range *call.Referrers() {

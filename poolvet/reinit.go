@@ -82,7 +82,7 @@ func (c *checker) checkReinitForgets(fn *ssa.Function, gets []getSite) {
 		// Fewer fields set again than a constructor's worth: the
 		// forgotten field must be one the package reads, whose stale
 		// value the next user then sees (rs/zerolog 1c32ee0's stack).
-		if len(set) < minReinitAll && !c.fieldRead(n.Obj(), f) {
+		if len(set) < minReinitAll && c.fieldReader(n.Obj(), f, nil) == "" {
 			continue
 		}
 		c.report(checkNoReset, g.call.Pos(), nil,
@@ -207,10 +207,13 @@ func (c *checker) perUseField(tn *types.TypeName, st *types.Struct, set map[int]
 	return -1, "", 0
 }
 
-// fieldRead reports whether a function of the package loads the field f
-// of a *tn.
-func (c *checker) fieldRead(tn *types.TypeName, f int) bool {
+// fieldReader returns the name of the first function of the package,
+// other than skip, that loads the field f of a *tn, or "".
+func (c *checker) fieldReader(tn *types.TypeName, f int, skip *ssa.Function) string {
 	for _, g := range c.funcs {
+		if g == skip {
+			continue
+		}
 		for _, b := range g.Blocks {
 			for _, instr := range b.Instrs {
 				ld, ok := instr.(*ssa.UnOp)
@@ -219,11 +222,11 @@ func (c *checker) fieldRead(tn *types.TypeName, f int) bool {
 				}
 				if fa, ok := ld.X.(*ssa.FieldAddr); ok && fa.Field == f {
 					if n, ok := namedPtr(fa.X.Type()); ok && n.Obj() == tn {
-						return true
+						return displayName(g)
 					}
 				}
 			}
 		}
 	}
-	return false
+	return ""
 }

@@ -1,7 +1,6 @@
 package poolvet
 
 import (
-	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -58,30 +57,12 @@ func (c *checker) reportForgottenOption(fn *ssa.Function, n *types.Named, st *ty
 		return false
 	}
 	// Read by a function of the package (not the reset).
-	reader := map[int]string{}
-	for _, g := range c.funcs {
-		if g == fn {
+	for f := 0; f < st.NumFields() && f < 64; f++ {
+		if cand&(1<<f) == 0 {
 			continue
 		}
-		for _, b := range g.Blocks {
-			for _, instr := range b.Instrs {
-				ld, ok := instr.(*ssa.UnOp)
-				if !ok || ld.Op != token.MUL {
-					continue
-				}
-				fa, ok := ld.X.(*ssa.FieldAddr)
-				if !ok || fa.Field >= 64 || cand&(1<<fa.Field) == 0 || !sameNamed(fa.X.Type(), n) {
-					continue
-				}
-				if _, seen := reader[fa.Field]; !seen {
-					reader[fa.Field] = displayName(g)
-				}
-			}
-		}
-	}
-	for f := 0; f < st.NumFields() && f < 64; f++ {
-		by, ok := reader[f]
-		if !ok {
+		by := c.fieldReader(n.Obj(), f, fn)
+		if by == "" {
 			continue
 		}
 		name := st.Field(f).Name()

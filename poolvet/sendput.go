@@ -87,6 +87,36 @@ func recvChan(v ssa.Value) ssa.Value {
 	return nil
 }
 
+// selectorBase returns the source of x in x.f, or false when e is not a
+// selector.
+func selectorBase(e ast.Expr) (string, bool) {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return "", false
+	}
+	return types.ExprString(sel.X), true
+}
+
+// recvChans returns the channels instr receives from: <-ch, or the
+// receiving cases of a select.
+func recvChans(instr ssa.Instruction) []ssa.Value {
+	switch x := instr.(type) {
+	case *ssa.UnOp:
+		if x.Op == token.ARROW {
+			return []ssa.Value{x.X}
+		}
+	case *ssa.Select:
+		var chans []ssa.Value
+		for _, st := range x.States {
+			if st.Dir == types.RecvOnly {
+				chans = append(chans, st.Chan)
+			}
+		}
+		return chans
+	}
+	return nil
+}
+
 // refsOf returns v's referrers, or none.
 func refsOf(v ssa.Value) []ssa.Instruction {
 	if refs := v.Referrers(); refs != nil {
@@ -180,20 +210,7 @@ func (c *checker) closeWaiters() map[*types.TypeName]token.Pos {
 		waited := map[ssa.Value]bool{} // objects one of whose channel fields fn receives from
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				var chans []ssa.Value
-				switch x := instr.(type) {
-				case *ssa.UnOp:
-					if x.Op == token.ARROW {
-						chans = append(chans, x.X)
-					}
-				case *ssa.Select:
-					for _, st := range x.States {
-						if st.Dir == types.RecvOnly {
-							chans = append(chans, st.Chan)
-						}
-					}
-				}
-				for _, ch := range chans {
+				for _, ch := range recvChans(instr) {
 					if fa, ok := loadedField(ch); ok {
 						waited[rootOf(fa.X).v] = true
 					}
@@ -237,8 +254,8 @@ func (c *checker) useAfterClose(fn *ssa.Function, call *ssa.Call, waiters map[*t
 	}
 	name := "the " + n.Obj().Name()
 	if ce := c.callExpr(call.Call.Pos()); ce != nil && len(ce.Args) == 1 {
-		if sel, ok := ast.Unparen(ce.Args[0]).(*ast.SelectorExpr); ok {
-			name = types.ExprString(sel.X)
+		if x, ok := selectorBase(ce.Args[0]); ok {
+			name = x // close(m.done): m
 		}
 	}
 	c.firstUseAfter(fn, call, fa.X, func(pos token.Pos) {
@@ -324,17 +341,8 @@ func waitLoads(fn *ssa.Function) map[ssa.Instruction]bool {
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			switch x := instr.(type) {
-			case *ssa.UnOp:
-				if x.Op == token.ARROW {
-					mark(x.X)
-				}
-			case *ssa.Select:
-				for _, st := range x.States {
-					if st.Dir == types.RecvOnly {
-						mark(st.Chan)
-					}
-				}
+			for _, ch := range recvChans(instr) {
+				mark(ch)
 			}
 		}
 	}
