@@ -2377,8 +2377,74 @@ func guardSuccs(b *ssa.BasicBlock, succs []*ssa.BasicBlock, objs ...ssa.Value) [
 		if small, ok := sizeGuard(bin, obj); ok {
 			return succs[small : small+1]
 		}
+		if occupancyTest(bin, obj) {
+			// if b.Cap()/2 < b.Len() { put(b) }: the object's own sizes
+			// decide whether it is put or dropped, which the caller cannot
+			// choose (mongo-go-driver's bufPool). The side that leaves at
+			// once drops it.
+			r0, r1 := bareReturn(succs[0]), bareReturn(succs[1])
+			if r0 != r1 {
+				if r0 {
+					return succs[1:]
+				}
+				return succs[:1]
+			}
+		}
 	}
 	return succs
+}
+
+// occupancyTest reports whether bin compares two sizes of obj (each
+// len, cap, Len or Cap of it, scaled by constants): how full it is.
+func occupancyTest(bin *ssa.BinOp, obj ssa.Value) bool {
+	switch bin.Op {
+	case token.LSS, token.LEQ, token.GTR, token.GEQ:
+		return scaledSizeOf(bin.X, obj, 0) && scaledSizeOf(bin.Y, obj, 0)
+	}
+	return false
+}
+
+// scaledSizeOf reports whether v is a size of obj (isSizeOf) multiplied,
+// divided or shifted by constants.
+func scaledSizeOf(v, obj ssa.Value, depth int) bool {
+	if isSizeOf(v, obj) {
+		return true
+	}
+	bin, ok := v.(*ssa.BinOp)
+	if !ok || depth > 3 {
+		return false
+	}
+	switch bin.Op {
+	case token.MUL, token.QUO, token.SHL, token.SHR:
+	default:
+		return false
+	}
+	if _, ok := bin.Y.(*ssa.Const); ok {
+		return scaledSizeOf(bin.X, obj, depth+1)
+	}
+	if _, ok := bin.X.(*ssa.Const); ok {
+		return scaledSizeOf(bin.Y, obj, depth+1)
+	}
+	return false
+}
+
+// bareReturn reports whether b does nothing but return (or jump to a block
+// that does).
+func bareReturn(b *ssa.BasicBlock) bool {
+	for i := 0; i < 3 && b != nil; i++ {
+		if len(b.Instrs) != 1 {
+			return false
+		}
+		switch b.Instrs[0].(type) {
+		case *ssa.Return:
+			return true
+		case *ssa.Jump:
+			b = b.Succs[0]
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // reaches reports whether some path from the entry of fn where the boolean
