@@ -12,9 +12,8 @@
 // Fix: build the key with a strings.Builder (getCacheKey) so the stored key
 // owns its memory; the pooled bytebuffer is no longer used here.
 //
-// Check: useafterput (Get and Increment hand store.getCacheKey(key), which aliases
-// the pooled blob, to cache.Increment which keeps it as a sync.Map key after
-// the deferred Close puts the buffer back in the pool)
+// Check: useafterput (fixed twin: keys come from getCacheKey, a
+// strings.Builder, so nothing pooled is stored in the sync.Map)
 package fixed
 
 import (
