@@ -229,7 +229,7 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 						}
 					}
 				}
-				if !used && t.usesObject(instr, path) && !errorReturn(instr, path) {
+				if !used && t.usesObject(instr, path) && !errorReturn(instr, path) && !putsHolder(t, path, putAt[instr]) {
 					used = true
 					if typ, m := c.putterOfField(instr, p); m != "" && *enabled[checkDoublePut] {
 						// return &Iter{framer: f} after Put(f), and
@@ -293,6 +293,20 @@ func (c *checker) checkPutPaths(fn *ssa.Function, puts []putSite) {
 			return next
 		})
 	}
+}
+
+// putsHolder reports whether puts, the Puts at one instruction, put only
+// other objects than the tracked one: a holder that still points to it
+// (res.header = hdr; Put(hdr); Put(res)) does not touch it in the pool, and
+// its next user sets the field again (labstack/echo 3cd1d5b). What the
+// holder's field is read for is a use of its own, at the load.
+func putsHolder(t *tracker, path *path, puts []*putSite) bool {
+	for _, q := range puts {
+		if t.sameObject(path, q.key) {
+			return false
+		}
+	}
+	return len(puts) > 0
 }
 
 // checkGuardedAgain reports, after a call p that puts a field of an object
