@@ -1045,3 +1045,16 @@ func TestCorpusHeldOut58(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld58")
 }
+
+// TestCorpusHeldOut59 scores the fifty-ninth held-out part, written on
+// 2026-11-25 in the twenty-first session by four helpers split by the first
+// letter of the project's owner (a-f, g-m, n-s, t-z), with part 58's
+// sources added to what they had to avoid. No case was dropped. It was
+// scored once, after its duplicate checks, at the analyzer of the last
+// clean sweep (2ff10f4, sweep n27).
+func TestCorpusHeldOut59(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld59")
+}
