@@ -7,8 +7,9 @@
 // fired (or fires while Stop runs) and the waiter left through the signal
 // branch, the expired value stays in t.C, so a dirty timer goes back to the
 // pool; the next waiter Resets it and immediately reads the stale tick as a
-// timeout. The pool's New also hands out a running timer. Reported as a flush
-// that deadlocked/timed out in select.
+// timeout. The pool's New also hands out a running timer. (In the PR review a
+// maintainer asked whether an observed flush timeout stuck in select was
+// related.)
 //
 // Fix: New stops and drains the fresh timer, and the deferred release drains
 // t.C when Stop reports the timer already fired and the fire was not consumed
