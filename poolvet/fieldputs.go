@@ -32,6 +32,14 @@ func fieldAddrChain(fa *ssa.FieldAddr) (base ssa.Value, path string) {
 	idx := []string{strconv.Itoa(fa.Field)}
 	v := fa.X
 	for {
+		// &bw.writer.buf, a field of a struct held by value (embedded
+		// or not), has the same path as through a pointer field
+		// (lindb/lindb#206's BufferWriter).
+		if f, ok := v.(*ssa.FieldAddr); ok {
+			idx = append(idx, strconv.Itoa(f.Field))
+			v = f.X
+			continue
+		}
 		ld, ok := v.(*ssa.UnOp)
 		if !ok || ld.Op != token.MUL {
 			break
