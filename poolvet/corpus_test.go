@@ -1058,3 +1058,17 @@ func TestCorpusHeldOut59(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld59")
 }
+
+// TestCorpusHeldOut60 scores the sixtieth held-out part, written on
+// 2026-11-25 in the twenty-first session by four helpers split by topic
+// (pools other than sync.Pool; pooled memory escaping its user; state
+// carried to the next user; double Puts, Puts while in use, non-pointer and
+// unbounded Puts), with part 59's sources added to what they had to avoid.
+// No case was dropped. It was scored once, after its duplicate checks, at
+// the analyzer of the last clean sweep (76a7a72, sweep n28).
+func TestCorpusHeldOut60(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld60")
+}
