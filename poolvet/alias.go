@@ -412,6 +412,11 @@ func (c *checker) keptBy(com *ssa.CallCommon, v ssa.Value) bool {
 // (summary.retainsIn), or nil.
 func (c *checker) retainingReceiver(com *ssa.CallCommon, v ssa.Value) ssa.Value {
 	args := callArgs(com)
+	for _, i := range receiverKeeps[calleeName(com)] {
+		if i < len(args) && args[i] == v {
+			return args[0]
+		}
+	}
 	if com.IsInvoke() {
 		// The implementations count their receiver as parameter 0.
 		args = append([]ssa.Value{com.Value}, com.Args...)
@@ -424,6 +429,17 @@ func (c *checker) retainingReceiver(com *ssa.CallCommon, v ssa.Value) ssa.Value 
 		}
 	}
 	return nil
+}
+
+// receiverKeeps lists, for standard-library methods that keep some of their
+// arguments in their receiver, the indexes of those arguments (receiver
+// 0): a sync.Map holds its keys and values, so an unsafe string over
+// pooled bytes used as a key outlives the bytes' Put (ulule/limiter#231).
+var receiverKeeps = map[string][]int{
+	"sync.Map.Store":          {1, 2},
+	"sync.Map.LoadOrStore":    {1, 2},
+	"sync.Map.Swap":           {1, 2},
+	"sync.Map.CompareAndSwap": {3},
 }
 
 // retainSums returns the summaries of what com calls that keep an argument

@@ -460,8 +460,12 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 						continue
 					}
 					r := c.retainingReceiver(&x.Call, a)
+					addr := r // a package-level value itself (a sync.Map's Store)
 					if u, ok := r.(*ssa.UnOp); ok && u.Op == token.MUL {
-						if loc, global, ok := longLived(u.X); ok {
+						addr = u.X
+					}
+					if _, ok := addr.(*ssa.Global); ok || addr != r {
+						if loc, global, ok := longLived(addr); ok {
 							out = append(out, handOff{instr: x, what: loc + " (kept there by the call", to: loc + ", which outlives the call", store: true, global: global})
 							kept = true
 							break

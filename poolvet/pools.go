@@ -1960,7 +1960,9 @@ func (c *checker) retainedParams(fn *ssa.Function) map[int]bool {
 					}
 					continue
 				}
-				if call, ok := instr.(*ssa.Call); ok && !str {
+				// A string given to a method that keeps it (a key of its
+				// sync.Map or map field) is kept as well.
+				if call, ok := instr.(*ssa.Call); ok {
 					// r.resp.SetBodyRaw(b), or a method of the receiver
 					// itself that keeps b: the receiver holds it too
 					// (gofiber/fiber#625's SendBytes).
