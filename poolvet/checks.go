@@ -1221,6 +1221,16 @@ type poolArray struct{ g *ssa.Global }
 // (*bp = make([]byte, size)): what goes back into that pool is then as
 // large as the largest request (buildbuddy-io/buildbuddy#12676).
 func (c *checker) sizedOnGet(addr ssa.Value) bool {
+	// pool := mp.small; if size >= mp.bigSize { pool = mp.big }: either
+	// pool, chosen by a lower bound only.
+	if phi, ok := addr.(*ssa.Phi); ok {
+		for _, e := range phi.Edges {
+			if _, nested := e.(*ssa.Phi); !nested && c.sizedOnGet(e) {
+				return true
+			}
+		}
+		return false
+	}
 	id := poolID(addr)
 	if _, table := id.(poolArray); id == nil || table {
 		// A table's index is the size class: each of its pools gets
@@ -1257,7 +1267,13 @@ func (c *checker) sizedOnGet(addr ssa.Value) bool {
 				// is put; a size chosen at Get is seen only by the Put.
 				// So is a getter that makes the caller's size when the
 				// pool is empty (prometheus/prometheus#7555).
-				if storesVarMake(fn, c.aliasesOf(fn, key, true)) || returnsMake(fn, notConst) {
+				al := c.aliasesOf(fn, key, true)
+				if storesVarMake(fn, al, false) || returnsMake(fn, notConst) {
+					c.sized[gid] = true
+				}
+				// Grown by appending the missing length and handed out, to
+				// come back through another function's Put.
+				if storesVarMake(fn, al, true) && !c.putsHere(fn, key) {
 					c.sized[gid] = true
 				}
 				// Grown in a loop here and put elsewhere (decompress
@@ -1432,8 +1448,9 @@ func notConst(v ssa.Value) bool {
 }
 
 // storesVarMake reports whether fn stores into one of the aliases al a
-// slice made with a length or capacity that is not a constant.
-func storesVarMake(fn *ssa.Function, al map[ssa.Value]bool) bool {
+// slice made with a length or capacity that is not a constant (appended:
+// or such a slice appended to what they hold).
+func storesVarMake(fn *ssa.Function, al map[ssa.Value]bool, appended bool) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			st, ok := instr.(*ssa.Store)
@@ -1449,6 +1466,17 @@ func storesVarMake(fn *ssa.Function, al map[ssa.Value]bool) bool {
 			v := st.Val
 			if sl, ok := v.(*ssa.Slice); ok {
 				v = sl.X
+			}
+			// *pbuf = append((*pbuf)[:cap(*pbuf)], make([]byte, need)...):
+			// grown to the size the caller asked for (lesismal/nbio
+			// 28c80af's Malloc).
+			if call, ok := v.(*ssa.Call); ok && appended && len(call.Call.Args) == 2 {
+				if bi, ok := call.Call.Value.(*ssa.Builtin); ok && bi.Name() == "append" {
+					v = call.Call.Args[1]
+					if sl, ok := v.(*ssa.Slice); ok {
+						v = sl.X
+					}
+				}
 			}
 			if mk, ok := v.(*ssa.MakeSlice); ok {
 				_, lc := mk.Len.(*ssa.Const)
@@ -2327,11 +2355,29 @@ func (c *checker) putGuarded(fn *ssa.Function, p *putSite) bool {
 			key = objKey{prm, false}
 		}
 	}
+	// pool := small; if cap(b) >= bigSize { pool = big }; pool.Put(&b):
+	// the size picks the pool, and every path puts (lesismal/nbio
+	// 28c80af's Free).
+	if len(p.args) > 0 && key.v == p.key.v {
+		if _, ok := p.args[0].(*ssa.Phi); ok && !avoidsBlock(fn, p.instr.Block()) {
+			return false
+		}
+	}
 	at, _ := p.instr.(*ssa.Defer)
 	if at == nil {
 		return c.guarded(fn, key, 2)
 	}
 	return c.guardedBefore(fn, key, 2, at)
+}
+
+// avoidsBlock reports whether some path from the entry of fn returns
+// without passing through b.
+func avoidsBlock(fn *ssa.Function, b *ssa.BasicBlock) bool {
+	stop := map[*ssa.BasicBlock]bool{b: true}
+	return searchBlocks(fn, stop, func(x *ssa.BasicBlock) []*ssa.BasicBlock { return x.Succs }, func(x *ssa.BasicBlock) bool {
+		_, ok := lastInstr(x).(*ssa.Return)
+		return x != b && ok
+	})
 }
 
 // poolBySize reports whether the pool p puts into is looked up in a map by
