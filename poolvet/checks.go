@@ -38,6 +38,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkPooledParamGo(fn)
 	c.checkNoopReslice(fn)
 	c.checkIfaceGetType(fn)
+	c.checkReceiverViewKept(fn) // the Put is in the receiver's user
 	if len(puts) == 0 && len(gets) == 0 {
 		c.checkViewAfterPut(fn)
 		return
