@@ -1085,3 +1085,15 @@ func TestCorpusHeldOut61(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld61")
 }
+
+// TestCorpusHeldOut62 scores the sixty-second held-out part, written on
+// 2026-11-25 in the twenty-first session by four helpers split by topic as
+// parts 60 and 61 were, with part 61's sources added to what they had to
+// avoid. No case was dropped. It was scored once, after its duplicate
+// checks, at the analyzer of the last clean sweep (4e8db54, sweep n32).
+func TestCorpusHeldOut62(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld62")
+}
