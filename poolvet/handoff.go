@@ -12,12 +12,13 @@ import (
 // to a user that may outlive the instruction: a goroutine, the receiver of
 // a channel send, or a longer-lived value it is stored in.
 type handOff struct {
-	instr  ssa.Instruction
-	what   string    // for a later Put: "a goroutine started", "the receiver of the channel send", ...
-	to     string    // for a deferred Put: "a goroutine", "the receiver of this send", ...
-	store  bool      // a store into long-lived memory, which a later call may clear
-	global bool      // that memory is a package-level variable's
-	send   token.Pos // for a select, the arrow of the case that sends the object
+	instr    ssa.Instruction
+	what     string    // for a later Put: "a goroutine started", "the receiver of the channel send", ...
+	to       string    // for a deferred Put: "a goroutine", "the receiver of this send", ...
+	store    bool      // a store into long-lived memory, which a later call may clear
+	global   bool      // that memory is a package-level variable's
+	returned bool      // that memory is a field of a struct the function returns
+	send     token.Pos // for a select, the arrow of the case that sends the object
 	// keptAt: for a call whose callee keeps the object in a map
 	// (keepsAt), where, in the callee.
 	keptAt token.Pos
@@ -522,10 +523,18 @@ func (c *checker) handOffs(fn *ssa.Function, t *tracker) []handOff {
 					continue
 				}
 				loc, global, ok := longLived(x.Addr)
+				returned := false
+				if !ok {
+					// nL.ctx = enc.Buf()[1:]; ...; return nL: the caller
+					// gets the struct that holds the view
+					// (francoispqt/onelog 499bd7d).
+					loc, ok = returnedHolder(fn, x.Addr)
+					returned = ok
+				}
 				if !ok || clearedElsewhere(fn, x, loc, alias) {
 					continue
 				}
-				out = append(out, handOff{instr: x, what: loc + " (stored there", to: loc + ", which outlives the call", store: true, global: global})
+				out = append(out, handOff{instr: x, what: loc + " (stored there", to: loc + ", which outlives the call", store: true, global: global, returned: returned})
 			}
 		}
 	}
@@ -985,6 +994,31 @@ func describeLoc(base string, fields []string) string {
 		return base
 	}
 	return base + "." + strings.Join(fields, ".")
+}
+
+// returnedHolder reports whether addr is the address of a field of a struct
+// pointer that fn returns, and names it.
+func returnedHolder(fn *ssa.Function, addr ssa.Value) (string, bool) {
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return "", false
+	}
+	st, ok := derefStruct(fa.X.Type())
+	if !ok || fa.Field >= st.NumFields() {
+		return "", false
+	}
+	for _, b := range fn.Blocks {
+		ret, ok := lastInstr(b).(*ssa.Return)
+		if !ok {
+			continue
+		}
+		for _, r := range ret.Results {
+			if r == fa.X {
+				return "field " + st.Field(fa.Field).Name() + " of the value returned", true
+			}
+		}
+	}
+	return "", false
 }
 
 // clearedElsewhere reports whether fn also stores something other than the

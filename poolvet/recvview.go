@@ -29,7 +29,9 @@ func (c *checker) checkReceiverViewKept(fn *ssa.Function) {
 		return v != nil && (isString(v.Type()) || sharesBacking(v.Type())) && t.class(none, v) != notAlias && ownBuffer(v, recv)
 	}
 	for _, h := range c.handOffs(fn, t) {
-		if !h.store || h.keptAt.IsValid() {
+		// A struct returned to the caller with a view of the receiver
+		// is an accessor's result, the caller's to copy or not.
+		if !h.store || h.keptAt.IsValid() || h.returned {
 			continue
 		}
 		var vals []ssa.Value
