@@ -8,6 +8,7 @@ import (
 	"go/format"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -3504,6 +3505,34 @@ func (c *checker) checkPutType(fn *ssa.Function, p putSite) {
 	c.report(checkTypeMismatch, p.instr.Pos(), nil,
 		"%s of type %s is put into %s, whose New returns %s: a later Get's type assertion fails on it",
 		c.objName(&p), c.typeString(mi.X.Type()), name, c.typeString(news[0]))
+	c.reportFailingGets(p, mi.X.Type())
+}
+
+// reportFailingGets reports, after a Put of type put that the pool's other
+// users do not expect, each Get of the same pool whose type assertion (not
+// the comma-ok form) names another type: the assertion that panics when
+// that Get returns the wrong object (goakt 15491a6's mailboxes, where the
+// fix is at the Put but the panic at these Gets).
+func (c *checker) reportFailingGets(p putSite, put types.Type) {
+	id := poolID(p.args[0])
+	if id == nil {
+		return
+	}
+	for _, pg := range c.poolGets(id) {
+		for _, r := range refsOf(pg.g.call) {
+			ta, ok := r.(*ssa.TypeAssert)
+			if !ok || ta.CommaOk || types.IsInterface(ta.AssertedType) || types.Identical(ta.AssertedType, put) {
+				continue
+			}
+			at := fmt.Sprintf("line %d", c.line(p.instr.Pos()))
+			if pp, tp := c.pass.Fset.Position(p.instr.Pos()), c.pass.Fset.Position(ta.Pos()); pp.Filename != tp.Filename {
+				at = fmt.Sprintf("%s:%d", filepath.Base(pp.Filename), pp.Line)
+			}
+			c.report(checkTypeMismatch, ta.Pos(), nil,
+				"this Get's result is asserted to %s, but the Put at %s puts a %s into the same pool: the assertion panics when the Get returns that object",
+				c.typeString(ta.AssertedType), at, c.typeString(put))
+		}
+	}
 }
 
 // checkPutAsserted reports, for a pool without a New the package sets, a
@@ -3543,6 +3572,7 @@ func (c *checker) checkPutAsserted(p putSite, mi *ssa.MakeInterface) {
 	c.report(checkTypeMismatch, p.instr.Pos(), nil,
 		"%s of type %s is put into a pool whose Gets assert %s: the next of them to get it panics",
 		c.objName(&p), c.typeString(mi.X.Type()), c.typeString(asserted[0]))
+	c.reportFailingGets(p, mi.X.Type())
 }
 
 // checkPutOther reports a Put of an interface value that did not come

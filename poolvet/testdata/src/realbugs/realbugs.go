@@ -513,14 +513,14 @@ func prebidParsePutFixed(typ, val string) string {
 var readerPool = sync.Pool{New: func() any { b := make([]byte, 4096); return &b }}
 
 func govppReadMsg(r io.Reader) (int, error) {
-	buf := readerPool.Get().(*[]byte)
+	buf := readerPool.Get().(*[]byte) // want `this Get's result is asserted to`
 	n, err := r.Read(*buf)
 	readerPool.Put(&buf) // want `&buf of type \*\*\[\]byte is put into readerPool, whose New returns \*\[\]byte`
 	return n, err
 }
 
 func govppReadMsgFixed(r io.Reader) (int, error) {
-	buf := readerPool.Get().(*[]byte)
+	buf := readerPool.Get().(*[]byte) // want `this Get's result is asserted to`
 	n, err := r.Read(*buf)
 	readerPool.Put(buf)
 	return n, err

@@ -70,7 +70,7 @@ func (t *inclinations) get(n int) []int {
 	if v == nil {
 		return make([]int, n)
 	}
-	return v.([]int)
+	return v.([]int) // want `this Get's result is asserted to`
 }
 
 func (t *inclinations) put(pi []int) {

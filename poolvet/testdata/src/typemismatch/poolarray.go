@@ -29,7 +29,7 @@ func class(n int) int {
 	return c
 }
 
-func getDense(n int) *denseWS { return densePools[class(n)].Get().(*denseWS) }
+func getDense(n int) *denseWS { return densePools[class(n)].Get().(*denseWS) } // want `this Get's result is asserted to`
 
 func putDense(w *denseWS) { densePools[class(cap(w.data))].Put(w) }
 

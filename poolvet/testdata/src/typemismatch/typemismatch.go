@@ -14,7 +14,7 @@ func wrongAssert() *strings.Builder {
 }
 
 func rightAssert() *bytes.Buffer {
-	return bufPool.Get().(*bytes.Buffer)
+	return bufPool.Get().(*bytes.Buffer) // want `this Get's result is asserted to`
 }
 
 func ifaceAssert() io.Writer {
