@@ -26,6 +26,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	if *enabled[checkNoReset] {
 		c.checkStaleElems(fn, puts) // a Reset method has no Put of its own
 		c.checkResetForgets(fn)
+		c.checkInitForgets(fn)
 		c.checkShadowedReset(fn)
 		c.checkDecodeIntoTruncated(fn)
 	}
