@@ -68,6 +68,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	c.checkElemHeldElsewhere(fn, puts)
 	c.checkKeptFieldUse(fn, puts)
 	c.checkReadPutsSelf(fn, puts)
+	c.checkSeenSetPut(fn, puts)
 	c.checkNoReset(fn, puts, gets)
 	if *enabled[checkNoReset] {
 		c.checkResetAcross(fn, puts, gets)

@@ -170,6 +170,8 @@ type checker struct {
 	reextHelper map[fieldRef]*ssa.Slice
 	// freeLists caches freeListField by field.
 	freeLists map[fieldRef]bool
+	// seenSets: per pooled type, its set-like map field never emptied ("" if none).
+	seenSets map[*types.TypeName]string
 	// pooledSet and putSet cache pooledTypes and putDirectly; both are
 	// built by buildPooledSets, putSet first (nil until then).
 	pooledSet map[*types.TypeName]bool
