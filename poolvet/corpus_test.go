@@ -1097,3 +1097,16 @@ func TestCorpusHeldOut62(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld62")
 }
+
+// TestCorpusHeldOut63 scores the sixty-third held-out part, written on
+// 2026-11-25 in the twenty-first session by four helpers split by topic as
+// parts 60 to 62 were, with part 62's sources added to what they had to
+// avoid; only one writer committed cases in time. No case was dropped. It
+// was scored once, after its duplicate checks, at the analyzer of the last
+// clean sweep (ac9ae29, sweep n36).
+func TestCorpusHeldOut63(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld63")
+}
