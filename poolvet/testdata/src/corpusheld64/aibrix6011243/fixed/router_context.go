@@ -10,6 +10,8 @@
 // statusInitial -> statusAdded) then failed for the new request, its trace
 // was never added and the matching pendingRequests +1 was silently skipped.
 // Fix: reset() also sets r.traceAdded = statusInitial.
+// (The commit addresses "Defect C1" of issue #2440, a separate defect from
+// that issue's headline use-after-Delete of the RoutingContext.)
 //
 // Check: noreset (at reset(), the project's reset function for the pooled
 // RoutingContext, which forgets the traceAdded field)
