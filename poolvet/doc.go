@@ -59,7 +59,12 @@
 //     use of an object after close(x.done), when a function of the package
 //     waits on such a channel and then puts the object back; and a method
 //     that puts the elements of a slice field back and leaves them there
-//     while another method reads them. A Put
+//     while another method reads them. Also: a Read method that puts its
+//     own receiver back into a pool (its caller still holds the reader); an
+//     unsafe string over pooled bytes kept by a sync.Map; in a method of a
+//     pooled type, a view of the receiver's own buffer handed to memory that
+//     outlives the call; and a view of the object stored into a field of a
+//     struct the function returns, before the object's Put. A Put
 //     guarded by a size check against a constant, a package-level variable
 //     or a setting named as a bound (MaxPooled, limit) counts as a Put.
 //   - doubleput: the same object is put twice on one path, including a Put in
@@ -113,8 +118,11 @@
 //     a queue channel put back when nothing in the package ever drains one;
 //     a reset that sets what a lazily filled cache is computed from but
 //     keeps the cache; a Reset that clears the object's state but not an
-//     exported option its users set; and, before Go 1.23, a *time.Timer
-//     armed with Reset and put back without draining C.
+//     exported option its users set; an init/reset/clear function that
+//     zeroes four or more fields of a pooled object but not one that other
+//     code sets and reads; a set-like map field (to struct{} or bool)
+//     added to during use and never emptied; and, before Go 1.23, a
+//     *time.Timer armed with Reset and put back without draining C.
 //   - unbounded: a growable buffer (*bytes.Buffer, *strings.Builder, []byte,
 //     *[]T, a slice of slices, a struct whose bytes.Buffer or []byte field
 //     its users grow, a map filled in a loop) is put into a sync.Pool or a
@@ -123,13 +131,17 @@
 //     suggested fix wraps the Put in a capacity guard. A buffer sent back
 //     to a channel pool (a non-blocking send to a channel the package
 //     drains with a non-blocking receive) counts too, and so does a []byte
-//     a caller hands to such a pool's Put with no check of its capacity.
+//     a caller hands to such a pool's Put with no check of its capacity,
+//     and a buffer an allocator grew to the size asked for, put back by a
+//     Free that only picks the pool by size.
 //   - typemismatch: the result of a sync.Pool's Get is asserted to a type that
 //     the pool's New never returns, or a value of another type than New's is
 //     put into it, or asserted without comma-ok or nil check when the pool
 //     never gets a New or its New can return nil (Get returns nil then:
 //     the assertion panics). A Get through an interface of the package that
 //     only package-level sync.Pools fill is judged against their New.
+//     After a Put of an unexpected type, the Gets of that pool whose
+//     assertions would panic on it are reported too.
 //
 // Each check can be turned off with a flag of its name, for example
 // -useafterput=false.
