@@ -1110,3 +1110,17 @@ func TestCorpusHeldOut63(t *testing.T) {
 	}
 	scoreCorpus(t, "corpusheld63")
 }
+
+// TestCorpusHeldOut64 scores the sixty-fourth held-out part, written on
+// 2026-11-25 in the twenty-first session by four helpers split by the first
+// letter of the project's owner (a-f, g-m, n-s, t-z), with part 63's
+// sources added to what they had to avoid. One case was dropped before
+// scoring as a duplicate of an earlier part's bug. It was scored once, after
+// its duplicate checks, at the analyzer of the last clean sweep (74a1226,
+// sweep n37).
+func TestCorpusHeldOut64(t *testing.T) {
+	if os.Getenv("POOLVET_HELDOUT") != "1" {
+		t.Skip("held-out corpus is scored only with POOLVET_HELDOUT=1")
+	}
+	scoreCorpus(t, "corpusheld64")
+}
