@@ -24,9 +24,8 @@ func (c *checker) checkInitForgets(fn *ssa.Function) {
 		return // checkResetForgets judges reset methods
 	}
 	obj := fn.Params[0]
-	n, ok := types.Unalias(derefType(obj.Type())).(*types.Named)
-	st, ok2 := derefStruct(obj.Type())
-	if !ok || !ok2 || !isPointer(obj.Type()) || n.Obj().Pkg() != c.pass.Pkg || st.NumFields() > 64 || !c.pooledTypes()[n.Obj()] {
+	n, st, ok := c.pooledStructPtr(obj)
+	if !ok {
 		return
 	}
 	var zeroed, touched fieldSet

@@ -25,9 +25,8 @@ func (c *checker) checkResetForgets(fn *ssa.Function) {
 		return
 	}
 	recv := fn.Params[0]
-	n, ok := types.Unalias(derefType(recv.Type())).(*types.Named)
-	st, ok2 := derefStruct(recv.Type())
-	if !ok || !ok2 || !isPointer(recv.Type()) || n.Obj().Pkg() != c.pass.Pkg || st.NumFields() > 64 || !c.pooledTypes()[n.Obj()] {
+	n, st, ok := c.pooledStructPtr(recv)
+	if !ok {
 		return
 	}
 	var reset, touched fieldSet
@@ -586,4 +585,16 @@ func appendsToCopy(v ssa.Value, fa *ssa.FieldAddr) bool {
 		return false
 	}
 	return walk(ph, 0) && appended
+}
+
+// pooledStructPtr returns the named struct type of v when v is a pointer to
+// a struct type of the package, of 64 fields at most, that is pooled (put
+// into a sync.Pool, or a field type of such a type).
+func (c *checker) pooledStructPtr(v ssa.Value) (*types.Named, *types.Struct, bool) {
+	n, ok := types.Unalias(derefType(v.Type())).(*types.Named)
+	st, ok2 := derefStruct(v.Type())
+	if !ok || !ok2 || !isPointer(v.Type()) || n.Obj().Pkg() != c.pass.Pkg || st.NumFields() > 64 || !c.pooledTypes()[n.Obj()] {
+		return nil, nil, false
+	}
+	return n, st, true
 }
