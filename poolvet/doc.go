@@ -121,7 +121,8 @@
 //     exported option its users set; an init/reset/clear function that
 //     zeroes four or more fields of a pooled object but not one that other
 //     code sets and reads; a set-like map field (to struct{} or bool)
-//     added to during use and never emptied; and, before Go 1.23, a
+//     added to during use and never emptied; a reset that sets one atomic
+//     state flag of its type back but not another; and, before Go 1.23, a
 //     *time.Timer armed with Reset and put back without draining C.
 //   - unbounded: a growable buffer (*bytes.Buffer, *strings.Builder, []byte,
 //     *[]T, a slice of slices, a struct whose bytes.Buffer or []byte field

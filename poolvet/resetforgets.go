@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"math/bits"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -58,6 +59,9 @@ func (c *checker) checkResetForgets(fn *ssa.Function) {
 		return
 	}
 	if (fn.Name() == "Reset" || fn.Name() == "reset") && c.reportForgottenOption(fn, n, st, touched) {
+		return
+	}
+	if c.reportForgottenAtomicFlag(fn, n, st, touched) {
 		return
 	}
 	count := 0
@@ -597,4 +601,59 @@ func (c *checker) pooledStructPtr(v ssa.Value) (*types.Named, *types.Struct, boo
 		return nil, nil, false
 	}
 	return n, st, true
+}
+
+// reportForgottenAtomicFlag reports a reset of a pooled type that sets one
+// of the type's atomic state flags back (a field its methods switch with
+// sync/atomic's CompareAndSwap) but not another such flag: the next user
+// starts with that step already marked done (vllm-project/aibrix 6011243:
+// reset set statsUpdated back to statusInitial, not traceAdded, so a
+// recycled context never added its trace). Reported at the reset.
+func (c *checker) reportForgottenAtomicFlag(fn *ssa.Function, n *types.Named, st *types.Struct, touched fieldSet) bool {
+	flags := c.casFlags(n)
+	if flags&touched == 0 {
+		return false // the reset sets no flag back: not this kind of reset
+	}
+	forgotten := flags &^ touched
+	for f := 0; f < st.NumFields() && f < 64; f++ {
+		if forgotten&(1<<f) == 0 {
+			continue
+		}
+		c.report(checkNoReset, fn.Pos(), nil,
+			"%s sets some of %s's atomic state flags back but not %s, which its methods switch with CompareAndSwap: a reused object starts with that step already marked done; reset %s here too",
+			fn.Name(), n.Obj().Name(), st.Field(f).Name(), st.Field(f).Name())
+		return true
+	}
+	return false
+}
+
+// casFlags returns the fields of the struct n that methods of n pass, by
+// address, to a sync/atomic CompareAndSwap function: state flags that move
+// from one value to the next once per use.
+func (c *checker) casFlags(n *types.Named) fieldSet {
+	var out fieldSet
+	for _, g := range c.funcs {
+		if g.Signature.Recv() == nil || len(g.Params) == 0 {
+			continue
+		}
+		if rn, ok := namedPtr(g.Params[0].Type()); !ok || rn.Obj() != n.Obj() {
+			continue
+		}
+		for _, b := range g.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok || len(call.Call.Args) == 0 {
+					continue
+				}
+				callee := call.Call.StaticCallee()
+				if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync/atomic" || !strings.HasPrefix(callee.Name(), "CompareAndSwap") {
+					continue
+				}
+				if fa, ok := call.Call.Args[0].(*ssa.FieldAddr); ok && fa.X == g.Params[0] && fa.Field < 64 {
+					out |= 1 << fa.Field
+				}
+			}
+		}
+	}
+	return out
 }
