@@ -941,6 +941,10 @@ func (c *checker) decodedInto(fn *ssa.Function, get ssa.Value) bool {
 				target = mi.X
 			}
 			if c.flowsFrom(target, get) && !c.decodeClears(target.Type()) {
+				if c.decodeAt == nil {
+					c.decodeAt = map[ssa.Value]ssa.Instruction{}
+				}
+				c.decodeAt[get] = ci
 				return true
 			}
 			// json.Unmarshal(b, &m) of a pooled map m: decoding adds keys.
@@ -958,16 +962,30 @@ func (c *checker) decodedInto(fn *ssa.Function, get ssa.Value) bool {
 // get: put.Puts = put.Puts[:0] before a decode clears what it must.
 func (c *checker) writesField(fn *ssa.Function, get ssa.Value) bool {
 	al := c.aliasesOf(fn, objKey{get, false}, true)
+	// Only stores that come before the decode prepare it; the ones after
+	// it clear the object for its Put, and the fields they leave keep the
+	// last decode's values (RoseWrightdev/oryx 1b45ca8: gob skips zero
+	// fields, so a pooled entry kept a true Tombstone).
+	// Stores after it into every field clear it whole.
+	decode := c.decodeAt[get]
+	after := map[int]bool{}
+	nfields := 0
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if st, ok := instr.(*ssa.Store); ok {
 				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && al[fa.X] {
-					return true
+					if decode == nil || precedes(st, decode) {
+						return true
+					}
+					after[fa.Field] = true
+					if s, ok := derefStruct(fa.X.Type()); ok {
+						nfields = s.NumFields()
+					}
 				}
 			}
 		}
 	}
-	return false
+	return nfields > 0 && len(after) == nfields
 }
 
 // storesFrom reports whether fn stores a value that flows from src into the
