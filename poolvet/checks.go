@@ -790,7 +790,8 @@ func (c *checker) checkNoReset(fn *ssa.Function, puts []putSite, gets []getSite)
 			// input keep the previous user's values (prebid-cache#64).
 			_, isStruct := derefStruct(objT)
 			_, isMap := objT.Underlying().(*types.Map)
-			if !isStruct && !isMap || !c.decodedInto(fn, g.call) || isStruct && c.writesField(fn, g.call) {
+			decode := c.decodedInto(fn, g.call)
+			if !isStruct && !isMap || decode == nil || isStruct && c.writesField(fn, g.call, decode) {
 				continue
 			}
 			decoded = true
@@ -910,10 +911,10 @@ func (c *checker) putPos(p *putSite) token.Pos {
 	return p.instr.Pos()
 }
 
-// decodedInto reports whether fn passes the object got by get to a
-// function or method named Unmarshal or Decode (encoding/json, xml, gob,
-// and look-alikes), which fill a struct without clearing it first.
-func (c *checker) decodedInto(fn *ssa.Function, get ssa.Value) bool {
+// decodedInto returns the call by which fn passes the object got by get to
+// a function or method named Unmarshal or Decode (encoding/json, xml, gob,
+// and look-alikes), which fill a struct without clearing it first, or nil.
+func (c *checker) decodedInto(fn *ssa.Function, get ssa.Value) ssa.Instruction {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			ci, ok := instr.(ssa.CallInstruction)
@@ -941,33 +942,27 @@ func (c *checker) decodedInto(fn *ssa.Function, get ssa.Value) bool {
 				target = mi.X
 			}
 			if c.flowsFrom(target, get) && !c.decodeClears(target.Type()) {
-				if c.decodeAt == nil {
-					c.decodeAt = map[ssa.Value]ssa.Instruction{}
-				}
-				c.decodeAt[get] = ci
-				return true
+				return ci
 			}
 			// json.Unmarshal(b, &m) of a pooled map m: decoding adds keys.
 			if a, ok := target.(*ssa.Alloc); ok && storesFrom(fn, a, get, c) {
 				if _, isMap := derefType(a.Type()).Underlying().(*types.Map); isMap {
-					return true
+					return ci
 				}
 			}
 		}
 	}
-	return false
+	return nil
 }
 
 // writesField reports whether fn stores into a field of the object got by
-// get: put.Puts = put.Puts[:0] before a decode clears what it must.
-func (c *checker) writesField(fn *ssa.Function, get ssa.Value) bool {
+// get: put.Puts = put.Puts[:0] before a decode clears what it must. With a
+// decode (not nil), only stores that come before it prepare it; the ones
+// after it clear the object for its Put, and unless they cover every field
+// the fields they leave keep the last decode's values (RoseWrightdev/oryx
+// 1b45ca8: gob skips zero fields, so a pooled entry kept a true Tombstone).
+func (c *checker) writesField(fn *ssa.Function, get ssa.Value, decode ssa.Instruction) bool {
 	al := c.aliasesOf(fn, objKey{get, false}, true)
-	// Only stores that come before the decode prepare it; the ones after
-	// it clear the object for its Put, and the fields they leave keep the
-	// last decode's values (RoseWrightdev/oryx 1b45ca8: gob skips zero
-	// fields, so a pooled entry kept a true Tombstone).
-	// Stores after it into every field clear it whole.
-	decode := c.decodeAt[get]
 	after := map[int]bool{}
 	nfields := 0
 	for _, b := range fn.Blocks {

@@ -1,7 +1,6 @@
 package poolvet
 
 import (
-	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -73,29 +72,19 @@ func (c *checker) checkInitForgets(fn *ssa.Function) {
 		return
 	}
 	// Set to something else elsewhere, and read.
-	var setElsewhere, read fieldSet
-	for _, g := range c.funcs {
-		for _, b := range g.Blocks {
-			for _, instr := range b.Instrs {
-				fa, ok := instr.(*ssa.FieldAddr)
-				if !ok || fa.Field >= 64 || cand&(1<<fa.Field) == 0 {
-					continue
-				}
-				fn2, ok := types.Unalias(derefType(fa.X.Type())).(*types.Named)
-				if !ok || fn2.Obj() != n.Obj() {
-					continue
-				}
-				for _, r := range refsOf(fa) {
-					switch u := r.(type) {
-					case *ssa.Store:
-						if u.Addr == fa && !isZeroConst(u.Val) && g != fn {
-							setElsewhere |= 1 << fa.Field
-						}
-					case *ssa.UnOp:
-						read |= 1 << fa.Field
-					}
-				}
-			}
+	var setElsewhere fieldSet
+	c.eachFieldStore(func(g *ssa.Function, st *ssa.Store, fa *ssa.FieldAddr) {
+		if g == fn || fa.Field >= 64 || cand&(1<<fa.Field) == 0 || isZeroConst(st.Val) {
+			return
+		}
+		if fn2, ok := namedPtr(fa.X.Type()); ok && fn2.Obj() == n.Obj() {
+			setElsewhere |= 1 << fa.Field
+		}
+	})
+	var read fieldSet
+	for f := 0; f < st.NumFields() && f < 64; f++ {
+		if (cand&setElsewhere)&(1<<f) != 0 && c.fieldReader(n.Obj(), f, nil) != "" {
+			read |= 1 << f
 		}
 	}
 	stale := cand & setElsewhere & read

@@ -1458,7 +1458,7 @@ func (c *checker) summaryOf(fn *ssa.Function) *summary {
 			for _, g := range gets {
 				if c.flowsFrom(ret.Results[0], g.call) {
 					s.gets = true
-					s.getResets = g.resets || c.resetsObj(fn, objKey{g.call, false}) || c.writesField(fn, g.call) // a getter that re-initialises fields (gonum getDenseWorkspace) counts as a reset
+					s.getResets = g.resets || c.resetsObj(fn, objKey{g.call, false}) || c.writesField(fn, g.call, nil) // a getter that re-initialises fields (gonum getDenseWorkspace) counts as a reset
 				}
 			}
 		}

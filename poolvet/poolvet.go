@@ -172,8 +172,6 @@ type checker struct {
 	freeLists map[fieldRef]bool
 	// seenSets: per pooled type, its set-like map field never emptied ("" if none).
 	seenSets map[*types.TypeName]string
-	// decodeAt: per pooled object decodedInto found decoded, the decoding call.
-	decodeAt map[ssa.Value]ssa.Instruction
 	// pooledSet and putSet cache pooledTypes and putDirectly; both are
 	// built by buildPooledSets, putSet first (nil until then).
 	pooledSet map[*types.TypeName]bool
